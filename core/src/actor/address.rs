@@ -1,0 +1,740 @@
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+
+use super::dialect::Dialect;
+use super::error::{Error, ErrorKind};
+use super::folded::{Folded, cmp_utf16, utf16_units};
+use super::number::{NumberError, is_dotnet_space, parse_i32};
+use super::uri;
+
+/// The address part of an actor path: `protocol://system[@host:port]`.
+///
+/// An `Address` borrows its text from the input it was parsed from, or from
+/// the strings it was built with. Akka.NET reads the protocol and the host in
+/// lowercase; the view keeps the original bytes and folds case as it compares
+/// and prints (see [`Folded`]).
+///
+/// ```
+/// use leanwire_core::actor::{Address, Dialect};
+///
+/// let (addr, rest) = Address::split("akka.tcp://sys@Example.COM:2552/user/a", Dialect::DotNet)?;
+/// assert_eq!(addr.system(), "sys");
+/// assert_eq!(addr.host().unwrap().to_string(), "example.com");
+/// assert_eq!(addr.port(), Some(2552));
+/// assert_eq!(rest, "/user/a");
+/// assert_eq!(addr.to_string(), "akka.tcp://sys@example.com:2552");
+/// # Ok::<(), leanwire_core::actor::Error>(())
+/// ```
+#[derive(Copy, Clone, Debug)]
+pub struct Address<'a> {
+    protocol: Folded<'a>,
+    system: &'a str,
+    host: Option<Folded<'a>>,
+    port: Option<u32>,
+    dialect: Dialect,
+}
+
+impl<'a> Address<'a> {
+    /// An address built the way the dialect's `Address` constructor builds it.
+    ///
+    /// Akka.NET reads the host in lowercase; Akka JVM keeps every field as given.
+    pub fn new(
+        dialect: Dialect,
+        protocol: &'a str,
+        system: &'a str,
+        host: Option<&'a str>,
+        port: Option<u32>,
+    ) -> Self {
+        let host = match dialect {
+            Dialect::DotNet => host.map(Folded::lowercase),
+            Dialect::Jvm => host.map(Folded::verbatim),
+        };
+        Address {
+            protocol: Folded::verbatim(protocol),
+            system,
+            host,
+            port,
+            dialect,
+        }
+    }
+
+    /// A local address, `protocol://system`, with no host and no port.
+    pub const fn local(dialect: Dialect, protocol: &'a str, system: &'a str) -> Self {
+        Address {
+            protocol: Folded::verbatim(protocol),
+            system,
+            host: None,
+            port: None,
+            dialect,
+        }
+    }
+
+    /// Parses an address and returns it with the rest of the input: the path,
+    /// which is empty or starts with `/` (or, in the JVM dialect, `?` or `#`).
+    pub fn split(input: &'a str, dialect: Dialect) -> Result<(Self, &'a str), Error> {
+        match dialect {
+            Dialect::DotNet => split_dotnet(input),
+            Dialect::Jvm => split_jvm(input),
+        }
+    }
+
+    /// Parses an address that is the whole input.
+    ///
+    /// ```
+    /// use leanwire_core::actor::{Address, Dialect, ErrorKind};
+    ///
+    /// assert!(Address::parse("akka://sys@h:1", Dialect::Jvm).is_ok());
+    /// let err = Address::parse("akka://sys/user", Dialect::Jvm).unwrap_err();
+    /// assert_eq!((err.kind(), err.offset()), (ErrorKind::InvalidCharacter, 10));
+    /// ```
+    pub fn parse(input: &'a str, dialect: Dialect) -> Result<Self, Error> {
+        let (address, rest) = Self::split(input, dialect)?;
+        if rest.is_empty() {
+            Ok(address)
+        } else {
+            Err(Error::new(
+                ErrorKind::InvalidCharacter,
+                input.len() - rest.len(),
+            ))
+        }
+    }
+
+    /// The protocol (URI scheme), such as `akka.tcp`.
+    pub const fn protocol(&self) -> Folded<'a> {
+        self.protocol
+    }
+
+    /// The actor system's name.
+    pub const fn system(&self) -> &'a str {
+        self.system
+    }
+
+    /// The host, for a remote address. Bracketed IPv6 literals keep their brackets.
+    pub const fn host(&self) -> Option<Folded<'a>> {
+        self.host
+    }
+
+    /// The port, for a remote address.
+    pub const fn port(&self) -> Option<u32> {
+        self.port
+    }
+
+    /// The dialect whose printing rules this address follows.
+    pub const fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Whether this is a local address: one with no host, or an empty one.
+    pub fn has_local_scope(&self) -> bool {
+        self.host.is_none_or(|h| h.is_empty())
+    }
+
+    /// The host and port as printed. Akka.NET skips a blank host, and a port
+    /// without a host; the JVM prints whichever is present.
+    fn printed_host_port(&self) -> (Option<Folded<'a>>, Option<u32>) {
+        match self.dialect {
+            Dialect::DotNet => {
+                let host = self.host.filter(|h| !h.raw().bytes().all(is_dotnet_space));
+                (host, self.port.filter(|_| host.is_some()))
+            }
+            Dialect::Jvm => (self.host, self.port),
+        }
+    }
+
+    /// Whether a path keeps this, its own address, when it is printed with
+    /// another one (`ToStringWithAddress`). Akka.NET keeps it when it has a host
+    /// and a port; the JVM when it has a host.
+    pub fn is_fully_qualified(&self) -> bool {
+        match self.dialect {
+            Dialect::DotNet => self.host.is_some() && self.port.is_some(),
+            Dialect::Jvm => self.host.is_some(),
+        }
+    }
+
+    /// Akka Cluster's member ordering: by host, then by port (absent as 0).
+    pub fn cmp_host_port(&self, other: &Address<'_>) -> Ordering {
+        let empty = Folded::verbatim("");
+        self.host
+            .unwrap_or(empty)
+            .cmp(&other.host.unwrap_or(empty))
+            .then(self.port.unwrap_or(0).cmp(&other.port.unwrap_or(0)))
+    }
+
+    /// Akka JVM's `hasInvalidHostCharacters`: an `_` with no `.` after it
+    /// (`_[^.]*$`), which `java.net.URI` would refuse as a host name.
+    pub fn has_invalid_host_characters(&self) -> bool {
+        self.host.is_some_and(|h| {
+            let raw = h.raw();
+            let tail = raw.rfind('.').map_or(raw, |dot| &raw[dot..]);
+            tail.contains('_')
+        })
+    }
+
+    /// Akka JVM's `checkHostCharacters`: fails on [invalid host
+    /// characters](Self::has_invalid_host_characters), at the first `_` after the last `.`.
+    pub fn check_host_characters(&self) -> Result<(), Error> {
+        if !self.has_invalid_host_characters() {
+            return Ok(());
+        }
+        let raw = self.host.map_or("", |h| h.raw());
+        let from = raw.rfind('.').unwrap_or(0);
+        let at = raw[from..].find('_').map_or(from, |i| from + i);
+        Err(Error::new(ErrorKind::InvalidHost, at))
+    }
+
+    /// Compares the printed forms ordinally, as Akka compares two root paths
+    /// (`ToString()` against `ToString()`), without printing either.
+    pub fn cmp_printed(&self, other: &Address<'_>) -> Ordering {
+        utf16_units(self.printed_chars()).cmp(utf16_units(other.printed_chars()))
+    }
+
+    /// The characters that [`Display`](fmt::Display) prints.
+    fn printed_chars(&self) -> impl Iterator<Item = char> + '_ {
+        let (host, port) = self.printed_host_port();
+        let host = host
+            .into_iter()
+            .flat_map(|h| core::iter::once('@').chain(h.chars()));
+        let port = port
+            .into_iter()
+            .flat_map(|p| core::iter::once(':').chain(decimal_digits(p)));
+        self.protocol
+            .chars()
+            .chain("://".chars())
+            .chain(self.system.chars())
+            .chain(host)
+            .chain(port)
+    }
+
+    /// `host:port` with whatever of the two the address prints (`HostPort()`).
+    pub fn host_port(&self) -> HostPort<'_, 'a> {
+        HostPort(self)
+    }
+}
+
+/// Prints what follows `protocol://` in an [`Address`]; see [`Address::host_port`].
+#[derive(Copy, Clone, Debug)]
+pub struct HostPort<'r, 'a>(&'r Address<'a>);
+
+impl fmt::Display for HostPort<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let a = self.0;
+        f.write_str(a.system)?;
+        let (host, port) = a.printed_host_port();
+        if let Some(host) = host {
+            write!(f, "@{host}")?;
+        }
+        if let Some(port) = port {
+            write!(f, ":{port}")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Display for Address<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}://{}", self.protocol, self.host_port())
+    }
+}
+
+impl PartialEq for Address<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.port == other.port
+            && self.system == other.system
+            && self.host == other.host
+            && self.protocol == other.protocol
+    }
+}
+
+impl Eq for Address<'_> {}
+
+impl Hash for Address<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.protocol.hash(state);
+        self.system.hash(state);
+        self.host.hash(state);
+        self.port.hash(state);
+    }
+}
+
+impl PartialOrd for Address<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// Akka.NET's `Address.Comparer`: protocol, system, host (absent as `""`),
+/// then port (absent as 0), each ordinal. Ties that Akka leaves equal but that
+/// are not [`Eq`] (an absent host against an empty one) put the absent one first.
+impl Ord for Address<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.protocol
+            .cmp(&other.protocol)
+            .then_with(|| cmp_utf16(self.system, other.system))
+            .then_with(|| self.cmp_host_port(other))
+            .then_with(|| self.host.is_some().cmp(&other.host.is_some()))
+            .then_with(|| self.port.is_some().cmp(&other.port.is_some()))
+    }
+}
+
+/// The decimal digits of `n`, without allocating.
+fn decimal_digits(mut n: u32) -> impl Iterator<Item = char> {
+    let mut buf = [0u8; 10];
+    let mut start = buf.len();
+    loop {
+        start -= 1;
+        buf[start] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    buf.into_iter().skip(start).map(char::from)
+}
+
+/// Akka.NET's `Address.TryParse`.
+fn split_dotnet(input: &str) -> Result<(Address<'_>, &str), Error> {
+    let colon = input
+        .find(':')
+        .ok_or(Error::new(ErrorKind::MissingScheme, input.len()))?;
+    if !(4..=255).contains(&colon) {
+        return Err(Error::new(ErrorKind::MissingScheme, colon));
+    }
+    let protocol = &input[..colon];
+    if !protocol.as_bytes()[..4].eq_ignore_ascii_case(b"akka") {
+        return Err(Error::new(ErrorKind::UnsupportedProtocol, 0));
+    }
+    let authority_at = colon + 3;
+    if input.as_bytes().get(colon + 1..authority_at) != Some(b"//") {
+        return Err(Error::new(ErrorKind::MissingSlashes, colon + 1));
+    }
+    let authority_end = input[authority_at..]
+        .find('/')
+        .map_or(input.len(), |i| authority_at + i);
+    let authority = &input[authority_at..authority_end];
+    let rest = &input[authority_end..];
+    let protocol = Folded::lowercase(protocol);
+
+    let Some(at) = authority.find('@') else {
+        let address = Address {
+            protocol,
+            system: authority,
+            host: None,
+            port: None,
+            dialect: Dialect::DotNet,
+        };
+        return Ok((address, rest));
+    };
+    let system = &authority[..at];
+    let server_at = authority_at + at + 1;
+    let server = &authority[at + 1..];
+    let (host, port_at) = match server.find('[') {
+        Some(open) if server[open..].contains(']') => {
+            let close = open + server[open..].find(']').unwrap_or(0);
+            let colon = server[close..].find(':').map(|c| close + c);
+            (&server[open..=close], colon)
+        }
+        _ => (server.split(':').next().unwrap_or(server), server.find(':')),
+    };
+    let port_at = port_at.ok_or(Error::new(ErrorKind::MissingPort, authority_end))? + 1;
+    let port = parse_dotnet_port(&server[port_at..]).map_err(|e| e.shifted(server_at + port_at))?;
+    let host = Some(Folded::lowercase(host));
+    Ok((
+        Address {
+            protocol,
+            system,
+            host,
+            port: Some(port),
+            dialect: Dialect::DotNet,
+        },
+        rest,
+    ))
+}
+
+/// `int.TryParse(s, NumberStyles.Integer)`, then `port >= 0`.
+fn parse_dotnet_port(text: &str) -> Result<u32, Error> {
+    let start = text
+        .bytes()
+        .position(|b| !is_dotnet_space(b))
+        .unwrap_or(text.len());
+    let end = text
+        .bytes()
+        .rposition(|b| !is_dotnet_space(b))
+        .map_or(start, |i| i + 1);
+    match parse_i32(&text[start..end], true) {
+        Ok(port) => u32::try_from(port).map_err(|_| Error::new(ErrorKind::PortOutOfRange, start)),
+        Err(NumberError::Overflow) => Err(Error::new(ErrorKind::PortOutOfRange, start)),
+        Err(NumberError::Invalid(at)) => Err(Error::new(ErrorKind::InvalidPort, start + at)),
+    }
+}
+
+/// `AddressFromURIString` over `java.net.URI`: a hierarchical URI with a
+/// server-based authority.
+fn split_jvm(input: &str) -> Result<(Address<'_>, &str), Error> {
+    let bytes = input.as_bytes();
+    if !bytes.first().is_some_and(u8::is_ascii_alphabetic) {
+        return Err(Error::new(ErrorKind::MissingScheme, 0));
+    }
+    let colon = bytes
+        .iter()
+        .position(|&b| !uri::is(uri::SCHEME, b))
+        .unwrap_or(bytes.len());
+    match bytes.get(colon) {
+        Some(b':') => {}
+        None | Some(b'/' | b'?' | b'#') => return Err(Error::new(ErrorKind::MissingScheme, colon)),
+        Some(_) => return Err(Error::new(ErrorKind::InvalidScheme, colon)),
+    }
+    let authority_at = colon + 3;
+    if bytes.get(colon + 1..authority_at) != Some(b"//") {
+        return Err(Error::new(ErrorKind::MissingSlashes, colon + 1));
+    }
+    let authority_end = bytes[authority_at..]
+        .iter()
+        .position(|b| matches!(b, b'/' | b'?' | b'#'))
+        .map_or(bytes.len(), |i| authority_at + i);
+    let authority = &input[authority_at..authority_end];
+    if authority.is_empty() {
+        return Err(Error::new(ErrorKind::MissingSystem, authority_at));
+    }
+    let protocol = Folded::verbatim(&input[..colon]);
+    let rest = &input[authority_end..];
+    let address = match authority.find('@') {
+        None => {
+            let (system, port) = split_server(authority).map_err(|e| e.shifted(authority_at))?;
+            if port.is_some() {
+                return Err(Error::new(
+                    ErrorKind::UnexpectedPort,
+                    authority_at + system.len(),
+                ));
+            }
+            Address {
+                protocol,
+                system,
+                host: None,
+                port: None,
+                dialect: Dialect::Jvm,
+            }
+        }
+        Some(at) => {
+            let system = &authority[..at];
+            uri::check(system, uri::USERINFO).map_err(|e| e.shifted(authority_at))?;
+            let server_at = authority_at + at + 1;
+            let (host, port) =
+                split_server(&authority[at + 1..]).map_err(|e| e.shifted(server_at))?;
+            let port = port.ok_or(Error::new(ErrorKind::MissingPort, authority_end))?;
+            let host = Some(Folded::verbatim(host));
+            Address {
+                protocol,
+                system,
+                host,
+                port: Some(port),
+                dialect: Dialect::Jvm,
+            }
+        }
+    };
+    Ok((address, rest))
+}
+
+/// `java.net.URI`'s `parseServer`: `host [":" [port]]`, where the host is a
+/// bracketed IPv6 literal, a dotted IPv4 address or an RFC 2396 host name.
+fn split_server(server: &str) -> Result<(&str, Option<u32>), Error> {
+    let bytes = server.as_bytes();
+    let host_end = if bytes.first() == Some(&b'[') {
+        let close = server
+            .find(']')
+            .ok_or(Error::new(ErrorKind::InvalidHost, 0))?;
+        let literal = &bytes[1..close];
+        let ipv6 = literal.contains(&b':')
+            && literal
+                .iter()
+                .all(|&b| b.is_ascii_hexdigit() || b == b':' || b == b'.');
+        if !ipv6 {
+            return Err(Error::new(ErrorKind::InvalidHost, 1));
+        }
+        close + 1
+    } else {
+        let end = bytes.iter().position(|&b| b == b':').unwrap_or(bytes.len());
+        check_host(&server[..end])?;
+        end
+    };
+    let host = &server[..host_end];
+    match bytes.get(host_end) {
+        None => Ok((host, None)),
+        Some(b':') if host_end + 1 == bytes.len() => Ok((host, None)),
+        Some(b':') => {
+            let digits = &server[host_end + 1..];
+            if let Some(bad) = digits.bytes().position(|b| !b.is_ascii_digit()) {
+                return Err(Error::new(ErrorKind::InvalidPort, host_end + 1 + bad));
+            }
+            let port = parse_i32(digits, false)
+                .map_err(|_| Error::new(ErrorKind::PortOutOfRange, host_end + 1))?;
+            Ok((host, Some(port as u32)))
+        }
+        Some(_) => Err(Error::new(ErrorKind::InvalidHost, host_end)),
+    }
+}
+
+/// `java.net.URI`'s host rule: a dotted-quad IPv4 address, or
+///
+/// ```text
+/// hostname    = domainlabel [ "." ] | 1*( domainlabel "." ) toplabel [ "." ]
+/// domainlabel = alphanum | alphanum *( alphanum | "-" ) alphanum
+/// toplabel    = alpha | alpha *( alphanum | "-" ) alphanum
+/// ```
+fn check_host(host: &str) -> Result<(), Error> {
+    if is_ipv4(host) {
+        return Ok(());
+    }
+    let mut labels = 0;
+    let mut last_label_at = 0;
+    let mut at = 0;
+    let trimmed = host.strip_suffix('.').unwrap_or(host);
+    for label in trimmed.split('.') {
+        let b = label.as_bytes();
+        let ok = !b.is_empty()
+            && b[0].is_ascii_alphanumeric()
+            && b[b.len() - 1].is_ascii_alphanumeric()
+            && b.iter().all(|&c| c.is_ascii_alphanumeric() || c == b'-');
+        if !ok {
+            let bad = b
+                .iter()
+                .position(|&c| !(c.is_ascii_alphanumeric() || c == b'-'));
+            let offset = bad.unwrap_or(if b.is_empty() { 0 } else { b.len() - 1 });
+            return Err(Error::new(ErrorKind::InvalidHost, at + offset));
+        }
+        labels += 1;
+        last_label_at = at;
+        at += label.len() + 1;
+    }
+    if labels > 1 && !host.as_bytes()[last_label_at].is_ascii_alphabetic() {
+        return Err(Error::new(ErrorKind::InvalidHost, last_label_at));
+    }
+    Ok(())
+}
+
+fn is_ipv4(host: &str) -> bool {
+    let mut parts = 0;
+    for part in host.split('.') {
+        parts += 1;
+        let ok = (1..=3).contains(&part.len())
+            && part.bytes().all(|b| b.is_ascii_digit())
+            && part.parse::<u8>().is_ok();
+        if !ok || parts > 4 {
+            return false;
+        }
+    }
+    parts == 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::ToString;
+
+    fn dotnet(s: &str) -> Result<(Address<'_>, &str), Error> {
+        Address::split(s, Dialect::DotNet)
+    }
+
+    fn jvm(s: &str) -> Result<(Address<'_>, &str), Error> {
+        Address::split(s, Dialect::Jvm)
+    }
+
+    #[test]
+    fn dotnet_remote() {
+        let (a, rest) = dotnet("akka.tcp://sys@host:1234/a").unwrap();
+        assert_eq!((a.system(), a.port(), rest), ("sys", Some(1234), "/a"));
+        assert!(a.host().unwrap() == "host");
+    }
+
+    #[test]
+    fn dotnet_local_keeps_authority_verbatim() {
+        let (a, _) = dotnet("akka://host:1234/abc").unwrap();
+        assert_eq!(
+            (a.system(), a.host().is_none(), a.port()),
+            ("host:1234", true, None)
+        );
+        assert_eq!(a.to_string(), "akka://host:1234");
+    }
+
+    #[test]
+    fn dotnet_lowercases_protocol_and_host_only() {
+        let (a, _) = dotnet("AKKA.Tcp://SyS@HoSt:1").unwrap();
+        assert_eq!(a.to_string(), "akka.tcp://SyS@host:1");
+        assert_eq!(a.protocol().raw(), "AKKA.Tcp");
+    }
+
+    #[test]
+    fn dotnet_ipv6_keeps_brackets() {
+        let (a, _) = dotnet("akka://sys@[::1]:80/x").unwrap();
+        assert!(a.host().unwrap() == "[::1]");
+        assert_eq!(a.port(), Some(80));
+    }
+
+    #[test]
+    fn dotnet_port_allows_sign_and_spaces() {
+        assert_eq!(dotnet("akka://s@h: +12 ").unwrap().0.port(), Some(12));
+        assert_eq!(
+            dotnet("akka://s@h:2147483647").unwrap().0.port(),
+            Some(i32::MAX as u32)
+        );
+    }
+
+    #[test]
+    fn dotnet_host_without_port() {
+        assert_eq!(
+            dotnet("akka://sys@host/a").unwrap_err(),
+            Error::new(ErrorKind::MissingPort, 15)
+        );
+    }
+
+    #[test]
+    fn dotnet_port_not_a_number() {
+        assert_eq!(
+            dotnet("akka://s@h:1x").unwrap_err(),
+            Error::new(ErrorKind::InvalidPort, 12)
+        );
+    }
+
+    #[test]
+    fn dotnet_negative_port() {
+        assert_eq!(
+            dotnet("akka://s@h:-1").unwrap_err().kind(),
+            ErrorKind::PortOutOfRange
+        );
+    }
+
+    #[test]
+    fn dotnet_port_overflow() {
+        assert_eq!(
+            dotnet("akka://s@h:2147483648").unwrap_err().kind(),
+            ErrorKind::PortOutOfRange
+        );
+    }
+
+    #[test]
+    fn dotnet_scheme_too_short() {
+        assert_eq!(
+            dotnet("s://dd@h:1").unwrap_err(),
+            Error::new(ErrorKind::MissingScheme, 1)
+        );
+        assert_eq!(
+            dotnet("no colon").unwrap_err(),
+            Error::new(ErrorKind::MissingScheme, 8)
+        );
+    }
+
+    #[test]
+    fn dotnet_http_is_not_akka() {
+        assert_eq!(
+            dotnet("http://sys").unwrap_err().kind(),
+            ErrorKind::UnsupportedProtocol
+        );
+    }
+
+    #[test]
+    fn dotnet_single_slash() {
+        assert_eq!(
+            dotnet("akka:/sys").unwrap_err(),
+            Error::new(ErrorKind::MissingSlashes, 5)
+        );
+    }
+
+    #[test]
+    fn dotnet_blank_host_not_printed() {
+        let (a, _) = dotnet("akka://sys@:12/x").unwrap();
+        assert_eq!(a.to_string(), "akka://sys");
+    }
+
+    #[test]
+    fn jvm_keeps_case() {
+        let (a, _) = jvm("aKKa://sYstEm@hOst:4711/a").unwrap();
+        assert_eq!(a.to_string(), "aKKa://sYstEm@hOst:4711");
+    }
+
+    #[test]
+    fn jvm_accepts_any_scheme() {
+        assert!(jvm("http://sys/a").is_ok());
+    }
+
+    #[test]
+    fn jvm_rejects_port_without_user_info() {
+        assert_eq!(
+            jvm("akka://host:1234/a").unwrap_err(),
+            Error::new(ErrorKind::UnexpectedPort, 11)
+        );
+    }
+
+    #[test]
+    fn jvm_rejects_underscore_in_host() {
+        assert_eq!(
+            jvm("akka://my_sys/user").unwrap_err(),
+            Error::new(ErrorKind::InvalidHost, 9)
+        );
+        assert_eq!(
+            jvm("akka://sys@in_valid:5001").unwrap_err().kind(),
+            ErrorKind::InvalidHost
+        );
+    }
+
+    #[test]
+    fn jvm_top_label_starts_with_a_letter() {
+        assert!(jvm("akka://s@127.0.0.1:1").is_ok());
+        assert_eq!(
+            jvm("akka://s@1.2.3.400:1").unwrap_err().kind(),
+            ErrorKind::InvalidHost
+        );
+        assert!(jvm("akka://s@host.example.:1").is_ok());
+    }
+
+    #[test]
+    fn jvm_ipv6() {
+        let (a, _) = jvm("akka://s@[::1]:9/a").unwrap();
+        assert!(a.host().unwrap() == "[::1]");
+        assert_eq!(
+            jvm("akka://s@[zz]:9").unwrap_err().kind(),
+            ErrorKind::InvalidHost
+        );
+    }
+
+    #[test]
+    fn jvm_host_needs_port_with_user_info() {
+        assert_eq!(
+            jvm("akka://s@h/a").unwrap_err(),
+            Error::new(ErrorKind::MissingPort, 10)
+        );
+    }
+
+    #[test]
+    fn jvm_port_out_of_range() {
+        assert_eq!(
+            jvm("akka://s@h:99999999999").unwrap_err().kind(),
+            ErrorKind::PortOutOfRange
+        );
+    }
+
+    #[test]
+    fn jvm_prints_port_without_host() {
+        let a = Address::new(Dialect::Jvm, "akka", "sys", None, Some(1));
+        assert_eq!(a.to_string(), "akka://sys:1");
+        let b = Address::new(Dialect::DotNet, "akka", "sys", None, Some(1));
+        assert_eq!(b.to_string(), "akka://sys");
+    }
+
+    #[test]
+    fn ordering_is_protocol_system_host_port() {
+        let a = Address::new(Dialect::DotNet, "akka", "a", Some("z"), Some(1));
+        let b = Address::new(Dialect::DotNet, "akka", "b", Some("a"), Some(1));
+        let c = Address::new(Dialect::DotNet, "akka", "b", Some("a"), Some(2));
+        assert!(a < b && b < c);
+        assert_eq!(a.cmp_host_port(&b), Ordering::Greater);
+    }
+
+    #[test]
+    fn absent_and_empty_host_differ_but_order_together() {
+        let none = Address::new(Dialect::DotNet, "akka", "s", None, None);
+        let empty = Address::new(Dialect::DotNet, "akka", "s", Some(""), None);
+        assert_ne!(none, empty);
+        assert_eq!(none.cmp_host_port(&empty), Ordering::Equal);
+        assert_eq!(none.cmp(&empty), Ordering::Less);
+    }
+}

@@ -1,0 +1,342 @@
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+
+use super::address::Address;
+use super::dialect::Dialect;
+use super::element::parse_uid;
+use super::error::Error;
+use super::uri;
+use super::view::PathView;
+
+/// A parsed actor path that borrows every part from its input:
+/// `akka.tcp://system@host:port/parent/child#uid`.
+///
+/// Parsing makes no allocation of any kind, and the elements are iterated
+/// from the input on demand rather than collected. For a path that grows
+/// (`child`, `parent`), build a [`PathNode`](super::PathNode) in an arena.
+///
+/// Equality, hashing and ordering follow Akka (see [`PathView`]): the uid is
+/// ignored by all three.
+///
+/// ```
+/// use leanwire_core::actor::{ActorPath, Dialect, PathView};
+///
+/// let path = ActorPath::parse("akka.tcp://system@127.0.0.1:1337/parent/child#1", Dialect::DotNet)?;
+/// assert_eq!(path.address().system(), "system");
+/// assert_eq!(path.address().port(), Some(1337));
+/// assert!(path.elements().eq(["parent", "child"]));
+/// assert_eq!(path.uid(), Some(1));
+/// assert_eq!(path.to_string(), "akka.tcp://system@127.0.0.1:1337/parent/child");
+/// assert_eq!(path.serialization_format().to_string(), "akka.tcp://system@127.0.0.1:1337/parent/child#1");
+/// # Ok::<(), leanwire_core::actor::Error>(())
+/// ```
+#[derive(Copy, Clone, Debug)]
+pub struct ActorPath<'a> {
+    address: Address<'a>,
+    /// The `/`-separated elements before the last one; empty segments are skipped.
+    parents: &'a str,
+    /// The last element's name, without its `#uid`.
+    leaf: Option<&'a str>,
+    uid: Option<i32>,
+}
+
+impl<'a> ActorPath<'a> {
+    /// Parses an absolute actor path in the given dialect.
+    ///
+    /// Akka.NET (`ActorPath.TryParse`) takes any text after the address: empty
+    /// segments are skipped, `#` is only special in the last segment, and
+    /// elements are not validated. Akka JVM (`ActorPath.fromString`) reads the
+    /// input as a `java.net.URI`: the path must use URI characters, a query is
+    /// dropped, and the fragment is the uid of the last element.
+    pub fn parse(input: &'a str, dialect: Dialect) -> Result<Self, Error> {
+        let (address, rest) = Address::split(input, dialect)?;
+        let at = input.len() - rest.len();
+        let path = match dialect {
+            Dialect::DotNet => Self::from_parts(address, rest),
+            Dialect::Jvm => Self::with_jvm_path(address, rest),
+        };
+        path.map_err(|e| e.shifted(at))
+    }
+
+    /// The root path of `address`.
+    pub const fn root(address: Address<'a>) -> Self {
+        ActorPath {
+            address,
+            parents: "",
+            leaf: None,
+            uid: None,
+        }
+    }
+
+    /// The path `path` leads to under the root of `address`, read with
+    /// Akka.NET's `ActorPath.TryParse(basePath, uri)` rules whatever the
+    /// address's dialect: split on `/`, empty segments skipped, `#uid` read
+    /// from the last segment only. Error offsets are relative to `path`.
+    pub fn from_parts(address: Address<'a>, path: &'a str) -> Result<Self, Error> {
+        let last_slash = path.rfind('/');
+        let last_at = last_slash.map_or(0, |i| i + 1);
+        let parents = &path[..last_slash.unwrap_or(0)];
+        let last = &path[last_at..];
+        if last.is_empty() {
+            return Ok(ActorPath {
+                address,
+                parents,
+                leaf: None,
+                uid: None,
+            });
+        }
+        let (leaf, uid) = match last.find('#') {
+            None => (last, None),
+            Some(hash) => {
+                let uid_at = last_at + hash + 1;
+                (
+                    &last[..hash],
+                    parse_uid(&path[uid_at..], Dialect::DotNet).map_err(|e| e.shifted(uid_at))?,
+                )
+            }
+        };
+        Ok(ActorPath {
+            address,
+            parents,
+            leaf: Some(leaf),
+            uid,
+        })
+    }
+
+    /// Akka JVM's path, query and fragment rules from `java.net.URI`.
+    fn with_jvm_path(address: Address<'a>, rest: &'a str) -> Result<Self, Error> {
+        let path_end = rest.find(['?', '#']).unwrap_or(rest.len());
+        let fragment_at = rest.find('#').map(|i| i + 1);
+        let path = &rest[..path_end];
+        uri::check(path, uri::PATH)?;
+        let query_end = fragment_at.map_or(rest.len(), |f| f - 1);
+        if path_end < query_end {
+            uri::check(&rest[path_end + 1..query_end], uri::URIC)
+                .map_err(|e| e.shifted(path_end + 1))?;
+        }
+        if let Some(at) = fragment_at {
+            uri::check(&rest[at..], uri::URIC).map_err(|e| e.shifted(at))?;
+        }
+        // `ActorPath.split` drops everything before the first `/`, and with it
+        // the fragment of an empty path.
+        let Some(last_slash) = path.rfind('/') else {
+            return Ok(ActorPath::root(address));
+        };
+        let parents = &path[..last_slash];
+        let last = &path[last_slash + 1..];
+        let (leaf, uid) = match fragment_at {
+            Some(at) => (
+                Some(last),
+                parse_uid(&rest[at..], Dialect::Jvm).map_err(|e| e.shifted(at))?,
+            ),
+            None => ((!last.is_empty()).then_some(last), None),
+        };
+        Ok(ActorPath {
+            address,
+            parents,
+            leaf,
+            uid,
+        })
+    }
+
+    /// The elements after `root`: [`PathView::elements`] as an inherent method,
+    /// so that callers need not import the trait.
+    pub fn elements(&self) -> Elements<'a> {
+        Elements {
+            parents: self.parents.split('/'),
+            leaf: self.leaf,
+        }
+    }
+
+    /// The path's address.
+    pub const fn address(&self) -> Address<'a> {
+        self.address
+    }
+
+    /// The uid of the last element; `None` when undefined (0) or for a root.
+    pub const fn uid(&self) -> Option<i32> {
+        self.uid
+    }
+}
+
+impl<'a> PathView<'a> for ActorPath<'a> {
+    type Elements<'s>
+        = Elements<'a>
+    where
+        Self: 's;
+
+    fn address(&self) -> Address<'a> {
+        self.address
+    }
+
+    fn elements(&self) -> Elements<'a> {
+        ActorPath::elements(self)
+    }
+
+    fn uid(&self) -> Option<i32> {
+        self.uid
+    }
+}
+
+/// The element names of an [`ActorPath`], root first.
+#[derive(Clone, Debug)]
+pub struct Elements<'a> {
+    parents: core::str::Split<'a, char>,
+    leaf: Option<&'a str>,
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        self.parents
+            .by_ref()
+            .find(|s| !s.is_empty())
+            .or_else(|| self.leaf.take())
+    }
+}
+
+impl DoubleEndedIterator for Elements<'_> {
+    fn next_back(&mut self) -> Option<Self::Item> {
+        self.leaf
+            .take()
+            .or_else(|| self.parents.by_ref().rev().find(|s| !s.is_empty()))
+    }
+}
+
+impl fmt::Display for ActorPath<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.with_address(&self.address), f)
+    }
+}
+
+impl<'b, P: PathView<'b>> PartialEq<P> for ActorPath<'_> {
+    fn eq(&self, other: &P) -> bool {
+        self.path_eq(other)
+    }
+}
+
+impl Eq for ActorPath<'_> {}
+
+impl Hash for ActorPath<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.path_hash(state);
+    }
+}
+
+impl PartialOrd for ActorPath<'_> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for ActorPath<'_> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.path_cmp(other)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::actor::ErrorKind;
+    use std::string::ToString;
+
+    fn dotnet(s: &str) -> ActorPath<'_> {
+        ActorPath::parse(s, Dialect::DotNet).unwrap()
+    }
+
+    fn jvm(s: &str) -> Result<ActorPath<'_>, Error> {
+        ActorPath::parse(s, Dialect::Jvm)
+    }
+
+    #[test]
+    fn empty_segments_are_skipped() {
+        assert!(dotnet("akka://s//a///b/").elements().eq(["a", "b"]));
+    }
+
+    #[test]
+    fn hash_inside_a_parent_is_part_of_its_name() {
+        let p = dotnet("akka://s/a#1/b");
+        assert!(p.elements().eq(["a#1", "b"]));
+        assert_eq!(p.uid(), None);
+        assert_eq!(
+            jvm("akka://s/a#1/b").unwrap_err().kind(),
+            ErrorKind::InvalidUid
+        );
+    }
+
+    #[test]
+    fn uid_on_an_empty_last_segment_names_an_empty_child() {
+        let p = dotnet("akka://s/a/#5");
+        assert!(p.elements().eq(["a", ""]));
+        assert_eq!(p.uid(), Some(5));
+        assert!(jvm("akka://s/a/#5").unwrap().elements().eq(["a", ""]));
+    }
+
+    #[test]
+    fn elements_run_backwards() {
+        assert!(
+            dotnet("akka://s/a/b/c#1")
+                .elements()
+                .rev()
+                .eq(["c", "b", "a"])
+        );
+    }
+
+    #[test]
+    fn root_prints_a_slash() {
+        let p = dotnet("akka://s");
+        assert!(p.is_root());
+        assert_eq!(p.to_string(), "akka://s/");
+        assert_eq!(p.without_address().to_string(), "/");
+    }
+
+    #[test]
+    fn bad_uid_is_an_error_with_its_offset() {
+        let err = ActorPath::parse("akka://s/a#x", Dialect::DotNet).unwrap_err();
+        assert_eq!((err.kind(), err.offset()), (ErrorKind::InvalidUid, 11));
+        let err = ActorPath::parse("akka://s/a#", Dialect::DotNet).unwrap_err();
+        assert_eq!((err.kind(), err.offset()), (ErrorKind::InvalidUid, 11));
+    }
+
+    #[test]
+    fn jvm_query_is_dropped() {
+        let p = jvm("akka://s/a/b?x=1#3").unwrap();
+        assert!(p.elements().eq(["a", "b"]));
+        assert_eq!(p.uid(), Some(3));
+    }
+
+    #[test]
+    fn jvm_fragment_of_an_empty_path_is_dropped() {
+        assert!(jvm("akka://s#zz").unwrap().is_root());
+    }
+
+    #[test]
+    fn jvm_rejects_space_in_path() {
+        let err = jvm("akka://s/a b").unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (ErrorKind::InvalidCharacter, 10)
+        );
+    }
+
+    #[test]
+    fn equality_ignores_uid() {
+        assert_eq!(dotnet("akka://s/a#1"), dotnet("akka://s/a#2"));
+        assert_ne!(dotnet("akka://s/a"), dotnet("akka://s/b"));
+        assert_ne!(dotnet("akka://s/a"), dotnet("akka://t/a"));
+    }
+
+    #[test]
+    fn ordering_compares_from_the_leaf() {
+        // "b" < "c" decides although "z" > "a".
+        assert!(dotnet("akka://s/z/b") < dotnet("akka://s/a/c"));
+        // The path that reaches its root first is greater.
+        assert!(dotnet("akka://s/a/b") < dotnet("akka://s/b"));
+        assert!(dotnet("akka://s/a") < dotnet("akka://s"));
+        // Roots compare as printed: '.' sorts before ':'.
+        assert!(dotnet("akka.tcp://s") < dotnet("akka://s"));
+    }
+}

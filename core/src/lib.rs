@@ -1,0 +1,23 @@
+//! Allocation-free protocol codecs.
+//!
+//! `leanwire-core` parses and formats wire and text formats without touching the
+//! heap. Parsers hand out views that borrow the input; when a value must be
+//! built, it goes into a caller's [`bumpalo::Bump`] arena and nowhere else.
+//!
+//! The crate is `#![no_std]` and has no `unsafe` code. The `alloc` feature adds
+//! `String`-returning conveniences; nothing else needs it.
+//!
+//! # Modules
+//! - [`actor`]: Akka actor paths and addresses, in the Akka.NET and Akka JVM dialects.
+#![no_std]
+#![deny(unsafe_code)]
+#![warn(missing_docs)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(test)]
+extern crate std;
+
+pub mod actor;
+
+pub use bumpalo;

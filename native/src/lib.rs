@@ -1,0 +1,10 @@
+//! leanwire on a real operating system.
+//!
+//! This crate re-exports [`leanwire_core`] as [`core`](mod@crate::core) and adds what
+//! needs `std`: the `leanwire` command-line tool's reports.
+#![warn(missing_docs)]
+#![deny(unsafe_code)]
+
+pub use leanwire_core as core;
+
+pub mod report;
