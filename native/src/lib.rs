@@ -1,7 +1,7 @@
 //! leanwire on a real operating system.
 //!
-//! This crate re-exports [`leanwire_core`] as [`core`](mod@crate::core) and adds what
-//! needs `std`: the `leanwire` command-line tool's reports.
+//! This crate re-exports [`leanwire_core`] as [`core`](mod@crate::core) and adds
+//! what needs `std`: the JSON reports that the `leanwire` command prints.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
