@@ -5,7 +5,8 @@ use core::hash::{Hash, Hasher};
 use super::dialect::Dialect;
 use super::error::{Error, ErrorKind};
 use super::folded::{Folded, cmp_utf16, utf16_units};
-use super::number::{NumberError, is_dotnet_space, parse_i32};
+use super::number::{Decimal, NumberError, is_dotnet_space, parse_i32};
+use super::scan::find;
 use super::uri;
 
 /// The address part of an actor path: `protocol://system[@host:port]`.
@@ -197,7 +198,7 @@ impl<'a> Address<'a> {
             .flat_map(|h| core::iter::once('@').chain(h.chars()));
         let port = port
             .into_iter()
-            .flat_map(|p| core::iter::once(':').chain(decimal_digits(p)));
+            .flat_map(|p| core::iter::once(':').chain(Decimal::new(p.into()).chars()));
         self.protocol
             .chars()
             .chain("://".chars())
@@ -222,10 +223,12 @@ impl fmt::Display for HostPort<'_, '_> {
         f.write_str(a.system)?;
         let (host, port) = a.printed_host_port();
         if let Some(host) = host {
-            write!(f, "@{host}")?;
+            f.write_str("@")?;
+            fmt::Display::fmt(&host, f)?;
         }
         if let Some(port) = port {
-            write!(f, ":{port}")?;
+            f.write_str(":")?;
+            fmt::Display::fmt(&Decimal::new(port.into()), f)?;
         }
         Ok(())
     }
@@ -233,7 +236,9 @@ impl fmt::Display for HostPort<'_, '_> {
 
 impl fmt::Display for Address<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}://{}", self.protocol, self.host_port())
+        fmt::Display::fmt(&self.protocol, f)?;
+        f.write_str("://")?;
+        fmt::Display::fmt(&self.host_port(), f)
     }
 }
 
@@ -277,45 +282,34 @@ impl Ord for Address<'_> {
     }
 }
 
-/// The decimal digits of `n`, without allocating.
-fn decimal_digits(mut n: u32) -> impl Iterator<Item = char> {
-    let mut buf = [0u8; 10];
-    let mut start = buf.len();
-    loop {
-        start -= 1;
-        buf[start] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    buf.into_iter().skip(start).map(char::from)
+/// Whether `//` follows the scheme's `:` at `colon`.
+fn has_slashes(input: &str, colon: usize) -> bool {
+    let b = input.as_bytes();
+    b.get(colon + 1) == Some(&b'/') && b.get(colon + 2) == Some(&b'/')
 }
 
 /// Akka.NET's `Address.TryParse`.
 fn split_dotnet(input: &str) -> Result<(Address<'_>, &str), Error> {
-    let colon = input
-        .find(':')
-        .ok_or(Error::new(ErrorKind::MissingScheme, input.len()))?;
+    let colon = find(input, b':').ok_or(Error::new(ErrorKind::MissingScheme, input.len()))?;
     if !(4..=255).contains(&colon) {
         return Err(Error::new(ErrorKind::MissingScheme, colon));
     }
     let protocol = &input[..colon];
-    if !protocol.as_bytes()[..4].eq_ignore_ascii_case(b"akka") {
+    let p = protocol.as_bytes();
+    if !(p[0] | 0x20 == b'a' && p[1] | 0x20 == b'k' && p[2] | 0x20 == b'k' && p[3] | 0x20 == b'a') {
         return Err(Error::new(ErrorKind::UnsupportedProtocol, 0));
     }
     let authority_at = colon + 3;
-    if input.as_bytes().get(colon + 1..authority_at) != Some(b"//") {
+    if !has_slashes(input, colon) {
         return Err(Error::new(ErrorKind::MissingSlashes, colon + 1));
     }
-    let authority_end = input[authority_at..]
-        .find('/')
-        .map_or(input.len(), |i| authority_at + i);
+    let authority_end =
+        find(&input[authority_at..], b'/').map_or(input.len(), |i| authority_at + i);
     let authority = &input[authority_at..authority_end];
     let rest = &input[authority_end..];
     let protocol = Folded::lowercase(protocol);
 
-    let Some(at) = authority.find('@') else {
+    let Some(at) = find(authority, b'@') else {
         let address = Address {
             protocol,
             system: authority,
@@ -328,13 +322,17 @@ fn split_dotnet(input: &str) -> Result<(Address<'_>, &str), Error> {
     let system = &authority[..at];
     let server_at = authority_at + at + 1;
     let server = &authority[at + 1..];
-    let (host, port_at) = match server.find('[') {
-        Some(open) if server[open..].contains(']') => {
-            let close = open + server[open..].find(']').unwrap_or(0);
-            let colon = server[close..].find(':').map(|c| close + c);
-            (&server[open..=close], colon)
+    let bracketed =
+        find(server, b'[').and_then(|open| Some((open, open + find(&server[open..], b']')?)));
+    let (host, port_at) = match bracketed {
+        Some((open, close)) => (
+            &server[open..=close],
+            find(&server[close..], b':').map(|c| close + c),
+        ),
+        None => {
+            let colon = find(server, b':');
+            (&server[..colon.unwrap_or(server.len())], colon)
         }
-        _ => (server.split(':').next().unwrap_or(server), server.find(':')),
     };
     let port_at = port_at.ok_or(Error::new(ErrorKind::MissingPort, authority_end))? + 1;
     let port = parse_dotnet_port(&server[port_at..]).map_err(|e| e.shifted(server_at + port_at))?;
@@ -385,7 +383,7 @@ fn split_jvm(input: &str) -> Result<(Address<'_>, &str), Error> {
         Some(_) => return Err(Error::new(ErrorKind::InvalidScheme, colon)),
     }
     let authority_at = colon + 3;
-    if bytes.get(colon + 1..authority_at) != Some(b"//") {
+    if !has_slashes(input, colon) {
         return Err(Error::new(ErrorKind::MissingSlashes, colon + 1));
     }
     let authority_end = bytes[authority_at..]
@@ -398,7 +396,7 @@ fn split_jvm(input: &str) -> Result<(Address<'_>, &str), Error> {
     }
     let protocol = Folded::verbatim(&input[..colon]);
     let rest = &input[authority_end..];
-    let address = match authority.find('@') {
+    let address = match find(authority, b'@') {
         None => {
             let (system, port) = split_server(authority).map_err(|e| e.shifted(authority_at))?;
             if port.is_some() {
@@ -440,9 +438,7 @@ fn split_jvm(input: &str) -> Result<(Address<'_>, &str), Error> {
 fn split_server(server: &str) -> Result<(&str, Option<u32>), Error> {
     let bytes = server.as_bytes();
     let host_end = if bytes.first() == Some(&b'[') {
-        let close = server
-            .find(']')
-            .ok_or(Error::new(ErrorKind::InvalidHost, 0))?;
+        let close = find(server, b']').ok_or(Error::new(ErrorKind::InvalidHost, 0))?;
         let literal = &bytes[1..close];
         let ipv6 = literal.contains(&b':')
             && literal

@@ -3,6 +3,7 @@ use core::fmt;
 use super::dialect::Dialect;
 use super::error::{Error, ErrorKind};
 use super::number::{NumberError, parse_i32};
+use super::scan::find;
 
 const DOTNET: u8 = 1;
 const JVM: u8 = 2;
@@ -177,7 +178,7 @@ impl core::error::Error for InvalidActorName<'_> {}
 /// assert!(split_name_and_uid("foo#bar", Dialect::DotNet).is_err());
 /// ```
 pub fn split_name_and_uid(name: &str, dialect: Dialect) -> Result<(&str, Option<i32>), Error> {
-    match name.find('#') {
+    match find(name, b'#') {
         None => Ok((name, None)),
         Some(hash) => {
             let uid = parse_uid(&name[hash + 1..], dialect).map_err(|e| e.shifted(hash + 1))?;

@@ -41,6 +41,7 @@ mod node;
 mod number;
 mod path;
 mod relative;
+mod scan;
 mod uri;
 mod view;
 mod wildcard;

@@ -312,8 +312,14 @@ impl fmt::Display for PathNode<'_> {
     }
 }
 
-impl<'b, P: PathView<'b>> PartialEq<P> for PathNode<'_> {
-    fn eq(&self, other: &P) -> bool {
+impl PartialEq for PathNode<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        core::ptr::eq(self, other) || self.path_eq(other)
+    }
+}
+
+impl<'a> PartialEq<ActorPath<'a>> for PathNode<'_> {
+    fn eq(&self, other: &ActorPath<'a>) -> bool {
         self.path_eq(other)
     }
 }

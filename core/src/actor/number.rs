@@ -24,22 +24,66 @@ pub(crate) fn parse_i32(text: &str, plus: bool) -> Result<i32, NumberError> {
     if digits.is_empty() {
         return Err(NumberError::Invalid(digits_at.min(bytes.len())));
     }
-    // Accumulate as a negative number so that i32::MIN fits.
-    let mut value: i32 = 0;
+    // |i32::MIN| = 2^31 bounds the magnitude; checking it after every digit
+    // keeps the u64 far from overflowing however long the text is.
+    const LIMIT: u64 = 1 << 31;
+    let mut magnitude: u64 = 0;
     for (i, &b) in digits.iter().enumerate() {
-        let d = match b {
-            b'0'..=b'9' => i32::from(b - b'0'),
-            _ => return Err(NumberError::Invalid(digits_at + i)),
-        };
-        value = value
-            .checked_mul(10)
-            .and_then(|v| v.checked_sub(d))
-            .ok_or(NumberError::Overflow)?;
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return Err(NumberError::Invalid(digits_at + i));
+        }
+        magnitude = magnitude * 10 + u64::from(d);
+        if magnitude > LIMIT {
+            return Err(NumberError::Overflow);
+        }
     }
-    if negative {
-        Ok(value)
-    } else {
-        value.checked_neg().ok_or(NumberError::Overflow)
+    let value = if negative { -(magnitude as i64) } else { magnitude as i64 };
+    i32::try_from(value).map_err(|_| NumberError::Overflow)
+}
+
+/// An integer's decimal digits in a stack buffer, for printing without
+/// `core::fmt`'s argument machinery.
+#[derive(Copy, Clone)]
+pub(crate) struct Decimal {
+    buf: [u8; 20],
+    start: usize,
+}
+
+impl Decimal {
+    pub(crate) fn new(n: i64) -> Self {
+        let mut buf = [0u8; 20];
+        let mut start = buf.len();
+        let mut magnitude = n.unsigned_abs();
+        loop {
+            start -= 1;
+            buf[start] = b'0' + (magnitude % 10) as u8;
+            magnitude /= 10;
+            if magnitude == 0 {
+                break;
+            }
+        }
+        if n < 0 {
+            start -= 1;
+            buf[start] = b'-';
+        }
+        Decimal { buf, start }
+    }
+
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.buf[self.start..]
+    }
+
+    /// The characters, by value, so the iterator owns its buffer.
+    pub(crate) fn chars(self) -> impl Iterator<Item = char> {
+        self.buf.into_iter().skip(self.start).map(char::from)
+    }
+}
+
+impl core::fmt::Display for Decimal {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        // Only ASCII digits and '-' are ever written to the buffer.
+        f.write_str(core::str::from_utf8(self.as_bytes()).map_err(|_| core::fmt::Error)?)
     }
 }
 
@@ -51,6 +95,15 @@ pub(crate) const fn is_dotnet_space(b: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimal_prints_every_sign_and_width() {
+        for n in [0, 7, -7, 10, i64::from(i32::MAX), i64::from(i32::MIN), i64::MIN, i64::MAX] {
+            let text = Decimal::new(n);
+            let text = core::str::from_utf8(text.as_bytes()).unwrap();
+            assert_eq!(text.parse::<i64>(), Ok(n));
+        }
+    }
 
     #[test]
     fn full_range() {

@@ -6,7 +6,9 @@ use super::address::Address;
 use super::dialect::Dialect;
 use super::element::parse_uid;
 use super::error::Error;
+use super::scan::{find, rfind};
 use super::uri;
+use super::node::PathNode;
 use super::view::PathView;
 
 /// A parsed actor path that borrows every part from its input:
@@ -74,7 +76,7 @@ impl<'a> ActorPath<'a> {
     /// address's dialect: split on `/`, empty segments skipped, `#uid` read
     /// from the last segment only. Error offsets are relative to `path`.
     pub fn from_parts(address: Address<'a>, path: &'a str) -> Result<Self, Error> {
-        let last_slash = path.rfind('/');
+        let last_slash = rfind(path, b'/');
         let last_at = last_slash.map_or(0, |i| i + 1);
         let parents = &path[..last_slash.unwrap_or(0)];
         let last = &path[last_at..];
@@ -86,7 +88,7 @@ impl<'a> ActorPath<'a> {
                 uid: None,
             });
         }
-        let (leaf, uid) = match last.find('#') {
+        let (leaf, uid) = match find(last, b'#') {
             None => (last, None),
             Some(hash) => {
                 let uid_at = last_at + hash + 1;
@@ -211,8 +213,18 @@ impl fmt::Display for ActorPath<'_> {
     }
 }
 
-impl<'b, P: PathView<'b>> PartialEq<P> for ActorPath<'_> {
-    fn eq(&self, other: &P) -> bool {
+impl PartialEq for ActorPath<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        // Equal text is equal elements; only differing text needs the walk,
+        // since empty segments may make different text name the same path.
+        self.address == other.address
+            && ((self.parents == other.parents && self.leaf == other.leaf)
+                || self.elements().eq(other.elements()))
+    }
+}
+
+impl<'b> PartialEq<PathNode<'b>> for ActorPath<'_> {
+    fn eq(&self, other: &PathNode<'b>) -> bool {
         self.path_eq(other)
     }
 }

@@ -4,6 +4,7 @@ use core::hash::Hasher;
 
 use super::address::Address;
 use super::folded::cmp_utf16;
+use super::number::Decimal;
 
 /// What both actor-path types share: an address, the element names from the
 /// root down, and the uid of the last element. The printing forms, equality
@@ -196,10 +197,7 @@ impl<'a, E: Iterator<Item = &'a str> + Clone> fmt::Display for Formatted<'a, E> 
             f.write_str("/")?;
             f.write_str(name)?;
         }
-        match self.uid {
-            Some(uid) => write!(f, "#{uid}"),
-            None => Ok(()),
-        }
+        write_uid(f, self.uid)
     }
 }
 
@@ -234,9 +232,17 @@ pub struct ElementWithUid<'a> {
 impl fmt::Display for ElementWithUid<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name)?;
-        match self.uid {
-            Some(uid) => write!(f, "#{uid}"),
-            None => Ok(()),
+        write_uid(f, self.uid)
+    }
+}
+
+/// `#uid`, when there is one.
+fn write_uid(f: &mut fmt::Formatter<'_>, uid: Option<i32>) -> fmt::Result {
+    match uid {
+        Some(uid) => {
+            f.write_str("#")?;
+            fmt::Display::fmt(&Decimal::new(uid.into()), f)
         }
+        None => Ok(()),
     }
 }
