@@ -38,7 +38,11 @@ pub(crate) fn parse_i32(text: &str, plus: bool) -> Result<i32, NumberError> {
             return Err(NumberError::Overflow);
         }
     }
-    let value = if negative { -(magnitude as i64) } else { magnitude as i64 };
+    let value = if negative {
+        -(magnitude as i64)
+    } else {
+        magnitude as i64
+    };
     i32::try_from(value).map_err(|_| NumberError::Overflow)
 }
 
@@ -98,7 +102,16 @@ mod tests {
 
     #[test]
     fn decimal_prints_every_sign_and_width() {
-        for n in [0, 7, -7, 10, i64::from(i32::MAX), i64::from(i32::MIN), i64::MIN, i64::MAX] {
+        for n in [
+            0,
+            7,
+            -7,
+            10,
+            i64::from(i32::MAX),
+            i64::from(i32::MIN),
+            i64::MIN,
+            i64::MAX,
+        ] {
             let text = Decimal::new(n);
             let text = core::str::from_utf8(text.as_bytes()).unwrap();
             assert_eq!(text.parse::<i64>(), Ok(n));

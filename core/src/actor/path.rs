@@ -6,9 +6,9 @@ use super::address::Address;
 use super::dialect::Dialect;
 use super::element::parse_uid;
 use super::error::Error;
+use super::node::PathNode;
 use super::scan::{find, rfind};
 use super::uri;
-use super::node::PathNode;
 use super::view::PathView;
 
 /// A parsed actor path that borrows every part from its input:

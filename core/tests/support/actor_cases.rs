@@ -55,11 +55,6 @@ impl Report {
         }
         out
     }
-
-    /// How many cases passed, in all.
-    pub fn passed(&self) -> usize {
-        self.per_op.values().map(|c| c.0).sum()
-    }
 }
 
 /// Runs every case in `json`.

@@ -1,0 +1,88 @@
+//! The measuring loop behind the visualizer page: it runs one operation many
+//! times inside WebAssembly, so that the page times the operation and not the
+//! crossing into and out of JavaScript.
+
+use bumpalo::Bump;
+use leanwire_core::actor::{ActorPath, PathNode, split_name_and_uid};
+use wasm_bindgen::prelude::*;
+
+use crate::alloc::{alloc_stats, reset_alloc_stats};
+use crate::{dialect, js_error};
+
+/// What one [`benchmark`] call counted, in total over its iterations.
+#[wasm_bindgen]
+#[derive(Copy, Clone, Debug)]
+pub struct BenchmarkRun {
+    /// How many times the operation ran.
+    pub iterations: u32,
+    /// Heap allocations (`alloc` and `realloc` calls), in total.
+    pub allocations: u32,
+    /// Heap bytes asked for, in total.
+    pub bytes: u32,
+    /// Arena bytes that one run of the operation used (0 for arena-free ops).
+    #[wasm_bindgen(js_name = arenaBytesPerOp)]
+    pub arena_bytes_per_op: u32,
+    /// `Bump::allocated_bytes()`: the arena's chunk memory at the end.
+    #[wasm_bindgen(js_name = arenaAllocatedBytes)]
+    pub arena_allocated_bytes: u32,
+}
+
+/// Runs `op` on `input` `iterations` times and counts heap and arena use.
+///
+/// `op` is `"parse"` (the zero-copy `ActorPath` view), `"arena"` (a
+/// `PathNode` chain built in a reused arena) or `"name_uid"`
+/// (`split_name_and_uid`). Time it from JavaScript with `performance.now()`.
+#[wasm_bindgen]
+pub fn benchmark(
+    op: &str,
+    input: &str,
+    #[wasm_bindgen(unchecked_param_type = "Dialect")] dialect_name: Option<String>,
+    iterations: u32,
+) -> Result<BenchmarkRun, JsError> {
+    let dialect = dialect(dialect_name)?;
+    // The first chunk is made here, so the loop measures a warm, reused arena.
+    let mut arena = Bump::with_capacity(4096);
+    // Check the input once, outside the counted loop, so a bad input is an
+    // error rather than a silent measurement of the error path.
+    match op {
+        "parse" | "arena" => ActorPath::parse(input, dialect)
+            .map(drop)
+            .map_err(js_error)?,
+        "name_uid" => split_name_and_uid(input, dialect)
+            .map(drop)
+            .map_err(js_error)?,
+        _ => {
+            return Err(js_error(format_args!(
+                "unknown op {op:?}: use parse, arena or name_uid"
+            )));
+        }
+    }
+    let mut arena_bytes_per_op = 0;
+    reset_alloc_stats();
+    for _ in 0..iterations {
+        match op {
+            "parse" => {
+                core::hint::black_box(ActorPath::parse(core::hint::black_box(input), dialect).ok());
+            }
+            "arena" => {
+                arena.reset();
+                let node = PathNode::parse(&arena, core::hint::black_box(input), dialect).ok();
+                core::hint::black_box(node.map(PathNode::depth));
+                arena_bytes_per_op = arena.allocated_bytes() - arena.chunk_capacity();
+            }
+            _ => {
+                core::hint::black_box(
+                    split_name_and_uid(core::hint::black_box(input), dialect).ok(),
+                );
+            }
+        }
+    }
+    let stats = alloc_stats();
+    Ok(BenchmarkRun {
+        iterations,
+        allocations: stats.allocations,
+        bytes: stats.bytes,
+        arena_bytes_per_op: u32::try_from(arena_bytes_per_op).unwrap_or(u32::MAX),
+        arena_allocated_bytes: u32::try_from(arena.allocated_bytes()).unwrap_or(u32::MAX),
+    })
+}

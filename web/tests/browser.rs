@@ -1,0 +1,5 @@
+//! The wasm test suite, in headless Chromium.
+
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+mod common;

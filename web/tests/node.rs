@@ -1,0 +1,3 @@
+//! The wasm test suite, in Node.
+
+mod common;
