@@ -37,7 +37,8 @@ export type Dialect = "dotnet" | "jvm";
 #[wasm_bindgen(js_name = parseActorPath, unchecked_return_type = "ActorPathReport")]
 pub fn parse_actor_path(
     input: &str,
-    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")] dialect_name: Option<String>,
+    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")]
+    dialect_name: Option<String>,
 ) -> Result<JsValue, JsError> {
     let report = match ActorPath::parse(input, dialect(dialect_name)?) {
         Ok(path) => {
@@ -78,7 +79,8 @@ pub fn parse_actor_path(
 #[wasm_bindgen(js_name = splitNameAndUid, unchecked_return_type = "NameAndUid")]
 pub fn split_name_and_uid(
     input: &str,
-    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")] dialect_name: Option<String>,
+    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")]
+    dialect_name: Option<String>,
 ) -> Result<JsValue, JsError> {
     let (name, uid) = actor::split_name_and_uid(input, dialect(dialect_name)?).map_err(js_error)?;
     Ok(object(&[("name", name.into()), ("uid", nullable(uid))]).into())
@@ -88,7 +90,8 @@ pub fn split_name_and_uid(
 #[wasm_bindgen(js_name = isValidPathElement)]
 pub fn is_valid_path_element(
     name: &str,
-    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")] dialect_name: Option<String>,
+    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")]
+    dialect_name: Option<String>,
 ) -> Result<bool, JsError> {
     Ok(actor::is_valid_path_element(name, dialect(dialect_name)?))
 }
@@ -99,7 +102,8 @@ pub fn is_valid_path_element(
 #[wasm_bindgen(js_name = checkActorName, unchecked_return_type = "ActorNameReport")]
 pub fn check_actor_name(
     name: Option<String>,
-    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")] dialect_name: Option<String>,
+    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")]
+    dialect_name: Option<String>,
 ) -> Result<JsValue, JsError> {
     let dialect = dialect(dialect_name)?;
     let result = match name.as_deref() {

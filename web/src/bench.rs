@@ -37,7 +37,8 @@ pub fn benchmark(
     op: &str,
     input: &str,
     iterations: u32,
-    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")] dialect_name: Option<String>,
+    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")]
+    dialect_name: Option<String>,
 ) -> Result<BenchmarkRun, JsError> {
     let dialect = dialect(dialect_name)?;
     // The first chunk is made here, so the loop measures a warm, reused arena.

@@ -1,4 +1,5 @@
 //! The wasm test suite, in headless Chromium.
+#![cfg(target_arch = "wasm32")]
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 

@@ -1,3 +1,4 @@
 //! The wasm test suite, in Node.
+#![cfg(target_arch = "wasm32")]
 
 mod common;
