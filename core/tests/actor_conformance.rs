@@ -18,5 +18,7 @@ fn akka_conformance_vectors() {
         "{} cases failed",
         report.failures.len()
     );
-    assert!(report.passed() > 2200, "only {} cases ran", report.passed());
+    // The wasm suites compare their counts with this same file, so every
+    // target is seen to pass exactly the same cases.
+    assert_eq!(report.table(), include_str!("support/actor_counts.txt"));
 }

@@ -131,10 +131,7 @@ fn one_mebibyte_inputs() {
     let bump = Bump::new();
     let node = PathNode::parse(&bump, &many_elements, Dialect::DotNet).unwrap();
     assert_eq!(node.depth(), (1 << 20) / 3);
-    assert_eq!(
-        node.to_string(),
-        many_elements.replace("akka://sys", "akka://sys")
-    );
+    assert_eq!(node.to_string(), many_elements);
     assert_eq!(node.ancestor(1).name(), "ab");
 }
 

@@ -8,3 +8,8 @@
 pub use leanwire_core as core;
 
 pub mod report;
+
+/// The README's Rust example, compiled and run as a doctest.
+#[doc = include_str!("../../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

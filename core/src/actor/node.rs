@@ -234,7 +234,7 @@ impl<'b> PathNode<'b> {
     }
 }
 
-fn alloc<'b, T>(bump: &'b Bump, value: T) -> Result<&'b T, Error> {
+fn alloc<T>(bump: &Bump, value: T) -> Result<&T, Error> {
     bump.try_alloc(value)
         .map(|v| &*v)
         .map_err(|_| Error::new(ErrorKind::ArenaFull, 0))
