@@ -351,6 +351,16 @@ fn split_dotnet(input: &str) -> Result<(Address<'_>, &str), Error> {
 
 /// `int.TryParse(s, NumberStyles.Integer)`, then `port >= 0`.
 fn parse_dotnet_port(text: &str) -> Result<u32, Error> {
+    let digit = |b: Option<&u8>| b.is_some_and(u8::is_ascii_digit);
+    let bytes = text.as_bytes();
+    if digit(bytes.first()) && digit(bytes.last()) {
+        // Nothing to trim: the common case.
+        return match parse_i32(text, false) {
+            Ok(port) => Ok(port as u32),
+            Err(NumberError::Overflow) => Err(Error::new(ErrorKind::PortOutOfRange, 0)),
+            Err(NumberError::Invalid(at)) => Err(Error::new(ErrorKind::InvalidPort, at)),
+        };
+    }
     let start = text
         .bytes()
         .position(|b| !is_dotnet_space(b))

@@ -25,10 +25,16 @@ impl<'a> Folded<'a> {
 
     /// `text` read in lowercase. Folding is skipped when there is nothing to fold.
     pub fn lowercase(text: &'a str) -> Self {
-        let lower = text
-            .bytes()
-            .any(|b| b.is_ascii_uppercase() || !b.is_ascii());
-        Folded { raw: text, lower }
+        Folded {
+            raw: text,
+            lower: text.bytes().any(Self::would_fold),
+        }
+    }
+
+    /// Whether lowercasing might change this byte: an ASCII capital, or any
+    /// byte of a non-ASCII character.
+    const fn would_fold(b: u8) -> bool {
+        b.is_ascii_uppercase() || !b.is_ascii()
     }
 
     /// The original text, as it appeared in the input.

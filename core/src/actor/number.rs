@@ -128,6 +128,26 @@ mod tests {
     }
 
     #[test]
+    fn agrees_with_std() {
+        for text in [
+            "12345678",
+            "123456789",
+            "1234567890",
+            "2147483647",
+            "2147483648",
+            "-2147483648",
+            "-21474836480",
+            "12345678x",
+            "1234567x9",
+            "00000000000000000001",
+            "99999999999999999999",
+        ] {
+            let std = text.parse::<i32>().ok();
+            assert_eq!(parse_i32(text, false).ok(), std, "{text}");
+        }
+    }
+
+    #[test]
     fn plus_only_when_allowed() {
         assert_eq!(parse_i32("+5", true), Ok(5));
         assert_eq!(parse_i32("+5", false), Err(NumberError::Invalid(0)));
