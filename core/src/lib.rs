@@ -9,6 +9,7 @@
 //!
 //! # Modules
 //! - [`actor`]: Akka actor paths and addresses, in the Akka.NET and Akka JVM dialects.
+//! - [`dns`]: DNS messages: decoding views, typed RDATA, and a compressing builder.
 #![no_std]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -19,5 +20,6 @@ extern crate alloc;
 extern crate std;
 
 pub mod actor;
+pub mod dns;
 
 pub use bumpalo;

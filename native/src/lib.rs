@@ -1,13 +1,21 @@
 //! leanwire on a real operating system.
 //!
 //! This crate re-exports [`leanwire_core`] as [`core`](mod@crate::core) and adds
-//! what needs `std`: the JSON reports that the `leanwire` command prints.
+//! what needs `std`: host-name resolution ([`resolve`]) and the JSON reports
+//! that the `leanwire` command prints.
+//!
+//! Each OS sits behind the private `sys` module, one backend per OS family
+//! as in mio; it is the only place where `unsafe` is allowed.
 #![warn(missing_docs)]
 #![deny(unsafe_code)]
 
 pub use leanwire_core as core;
 
+mod blocking;
 pub mod report;
+pub mod resolve;
+#[allow(unsafe_code)]
+mod sys;
 
 /// The README's Rust example, compiled and run as a doctest.
 #[doc = include_str!("../../README.md")]

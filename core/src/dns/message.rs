@@ -1,0 +1,198 @@
+use super::edns::Edns;
+use super::error::{Error, ErrorKind, Result};
+use super::header::{HEADER_LEN, Header};
+use super::question::Question;
+use super::rcode::Rcode;
+use super::rdata::Opt;
+use super::record::Record;
+use super::rtype::Rtype;
+
+/// A DNS message: a checked view over its bytes [RFC 1035 §4.1].
+///
+/// [`parse`](Self::parse) walks the message once: it reads every name, checks
+/// that each section holds as many entries as the header says and that every
+/// RDLENGTH stays inside the message, and finds the (single, root-owned) OPT
+/// record. After that the section iterators cannot fail; each record's typed
+/// RDATA is read, and checked, by [`Record::data`]. Nothing is allocated.
+///
+/// ```
+/// use leanwire_core::dns::{Message, RData, Rtype};
+///
+/// let bytes = b"\x3c\x4d\x81\x80\x00\x01\x00\x01\x00\x00\x00\x00\
+///               \x03www\x07example\x03com\x00\x00\x01\x00\x01\
+///               \xc0\x0c\x00\x01\x00\x01\x00\x00\x0e\x10\x00\x04\xc0\x00\x02\x01";
+/// let message = Message::parse(bytes)?;
+/// assert_eq!(message.header().id, 0x3c4d);
+/// let question = message.questions().next().unwrap();
+/// assert_eq!(question.to_string(), "www.example.com. IN A");
+/// let answer = message.answers().next().unwrap();
+/// assert_eq!(answer.to_string(), "www.example.com. 3600 IN A 192.0.2.1");
+/// assert!(matches!(answer.data()?, RData::A(a) if a.address.octets() == [192, 0, 2, 1]));
+/// # Ok::<(), leanwire_core::dns::Error>(())
+/// ```
+#[derive(Copy, Clone, Debug)]
+pub struct Message<'a> {
+    bytes: &'a [u8],
+    header: Header,
+    answer_at: usize,
+    authority_at: usize,
+    additional_at: usize,
+    opt: Option<(Record<'a>, Opt<'a>)>,
+}
+
+impl<'a> Message<'a> {
+    /// Checks `bytes` as a whole message; trailing bytes are an error.
+    pub fn parse(bytes: &'a [u8]) -> Result<Self> {
+        let (header, _) = Header::split(bytes)?;
+        let mut pos = HEADER_LEN;
+        for _ in 0..header.qdcount {
+            pos = Question::parse(bytes, pos)?.1;
+        }
+        let answer_at = pos;
+        let mut opt = None;
+        let mut sections = [
+            (header.ancount, 0),
+            (header.nscount, 0),
+            (header.arcount, 0),
+        ];
+        for (index, (count, start)) in sections.iter_mut().enumerate() {
+            *start = pos;
+            for _ in 0..*count {
+                let record_at = pos;
+                let (record, next) = Record::parse(bytes, pos)?;
+                if record.rtype == Rtype::Opt {
+                    // One OPT, owned by the root, in the additional section [RFC 6891 §6.1.1].
+                    if index != 2 || opt.is_some() || !record.name.is_root() {
+                        return Err(Error::new(ErrorKind::InvalidOpt, record_at));
+                    }
+                    let options = Opt::parse(bytes, record.rdata_offset(), next)?;
+                    opt = Some((record, options));
+                }
+                pos = next;
+            }
+        }
+        if pos != bytes.len() {
+            return Err(Error::new(ErrorKind::TrailingData, pos));
+        }
+        let [_, (_, authority_at), (_, additional_at)] = sections;
+        Ok(Message {
+            bytes,
+            header,
+            answer_at,
+            authority_at,
+            additional_at,
+            opt,
+        })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The message's bytes.
+    pub fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The full response code: the header's four bits, extended by EDNS.
+    pub fn rcode(&self) -> Rcode {
+        let high = self.edns().map_or(0, |e| u16::from(e.extended_rcode));
+        Rcode::from(high << 4 | u16::from(self.header.rcode))
+    }
+
+    /// The question section.
+    pub fn questions(&self) -> Questions<'a> {
+        Questions {
+            bytes: self.bytes,
+            pos: HEADER_LEN,
+            remaining: self.header.qdcount,
+        }
+    }
+
+    /// The answer section.
+    pub fn answers(&self) -> Records<'a> {
+        Records {
+            bytes: self.bytes,
+            pos: self.answer_at,
+            remaining: self.header.ancount,
+        }
+    }
+
+    /// The authority section.
+    pub fn authority(&self) -> Records<'a> {
+        Records {
+            bytes: self.bytes,
+            pos: self.authority_at,
+            remaining: self.header.nscount,
+        }
+    }
+
+    /// The additional section, the OPT record included.
+    pub fn additional(&self) -> Records<'a> {
+        Records {
+            bytes: self.bytes,
+            pos: self.additional_at,
+            remaining: self.header.arcount,
+        }
+    }
+
+    /// The EDNS parameters, if the message has an OPT record.
+    pub fn edns(&self) -> Option<Edns<'a>> {
+        self.opt.map(|(record, opt)| Edns::new(&record, opt))
+    }
+}
+
+/// The entries of the question section.
+#[derive(Clone, Debug)]
+pub struct Questions<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    remaining: u16,
+}
+
+impl<'a> Iterator for Questions<'a> {
+    type Item = Question<'a>;
+
+    fn next(&mut self) -> Option<Question<'a>> {
+        self.remaining = self.remaining.checked_sub(1)?;
+        // `Message::parse` read every question already.
+        let (question, next) = Question::parse(self.bytes, self.pos).ok()?;
+        self.pos = next;
+        Some(question)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (
+            usize::from(self.remaining),
+            Some(usize::from(self.remaining)),
+        )
+    }
+}
+
+/// The records of one section.
+#[derive(Clone, Debug)]
+pub struct Records<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+    remaining: u16,
+}
+
+impl<'a> Iterator for Records<'a> {
+    type Item = Record<'a>;
+
+    fn next(&mut self) -> Option<Record<'a>> {
+        self.remaining = self.remaining.checked_sub(1)?;
+        // `Message::parse` read every record already.
+        let (record, next) = Record::parse(self.bytes, self.pos).ok()?;
+        self.pos = next;
+        Some(record)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (
+            usize::from(self.remaining),
+            Some(usize::from(self.remaining)),
+        )
+    }
+}

@@ -1,0 +1,608 @@
+//! Domain names: a checked view of a (possibly compressed) name inside a
+//! message, and an uncompressed value type built from text.
+//!
+//! ```text
+//! name    = *label root
+//! label   = length(1..=63) octets      ; top bits 00
+//! pointer = 11 offset(14 bits)         ; the rest of the name is at `offset`
+//! root    = 0x00
+//! ```
+//!
+//! [RFC 1035 §3.1, §4.1.4]. A pointer may only point backwards, to a label
+//! that this name has not visited yet, and a name is at most 255 octets long
+//! when written out in full.
+
+use core::cmp::Ordering;
+use core::fmt;
+use core::hash::{Hash, Hasher};
+
+use super::error::{Error, ErrorKind, Result};
+
+/// The longest name, in wire octets with every pointer expanded [RFC 1035 §2.3.4].
+pub const MAX_NAME_LEN: usize = 255;
+/// The longest label [RFC 1035 §2.3.4].
+pub const MAX_LABEL_LEN: usize = 63;
+/// The most label and pointer positions one name may visit: 127 one-octet
+/// labels, a pointer after each, and the root.
+const MAX_STEPS: usize = 255;
+
+/// A domain name inside a message. The labels stay where they are; a view
+/// follows compression pointers as it is read.
+///
+/// Parsing checks the whole name once, so reading it later cannot fail.
+/// Comparison ignores ASCII case, as DNS does [RFC 4343].
+///
+/// ```
+/// use leanwire_core::dns::Name;
+///
+/// // "www.example.com." at 0, then "mail" + a pointer to "example.com." at 17.
+/// let msg = b"\x03www\x07example\x03com\x00\x04mail\xc0\x04";
+/// let (www, rest) = Name::parse(msg, 0)?;
+/// let (mail, end) = Name::parse(msg, rest)?;
+/// assert_eq!((www.to_string(), rest), ("www.example.com.".into(), 17));
+/// assert_eq!((mail.to_string(), end), ("mail.example.com.".into(), 24));
+/// assert_eq!(mail.wire_len(), 18);
+/// # Ok::<(), leanwire_core::dns::Error>(())
+/// ```
+#[derive(Copy, Clone)]
+pub struct Name<'a> {
+    message: &'a [u8],
+    start: usize,
+    wire_len: u8,
+}
+
+impl<'a> Name<'a> {
+    /// Reads the name at `offset` in `message`. Returns it with the offset
+    /// just past its in-place part (after the root label or the first pointer).
+    pub fn parse(message: &'a [u8], offset: usize) -> Result<(Self, usize)> {
+        let mut pos = offset;
+        let mut end = None;
+        let mut wire_len = 0usize;
+        // The label and pointer positions this name has read, to catch loops.
+        let mut visited = [0u32; MAX_STEPS];
+        let mut seen = 0;
+        loop {
+            let len = *message
+                .get(pos)
+                .ok_or(Error::new(ErrorKind::ShortInput, pos))?;
+            // Positions only repeat through pointers, which stay below 2^14.
+            if seen == MAX_STEPS || visited[..seen].contains(&(pos as u32)) {
+                return Err(Error::new(ErrorKind::PointerLoop, pos));
+            }
+            visited[seen] = pos as u32;
+            seen += 1;
+            match len & 0xc0 {
+                0x00 => {
+                    let label_end = pos + 1 + usize::from(len);
+                    if label_end > message.len() {
+                        return Err(Error::new(ErrorKind::ShortInput, message.len()));
+                    }
+                    wire_len += 1 + usize::from(len);
+                    if wire_len > MAX_NAME_LEN {
+                        return Err(Error::new(ErrorKind::NameTooLong, pos));
+                    }
+                    if len == 0 {
+                        let name = Name {
+                            message,
+                            start: offset,
+                            wire_len: wire_len as u8,
+                        };
+                        return Ok((name, end.unwrap_or(label_end)));
+                    }
+                    pos = label_end;
+                }
+                0xc0 => {
+                    let low = *message
+                        .get(pos + 1)
+                        .ok_or(Error::new(ErrorKind::ShortInput, pos + 1))?;
+                    let target = usize::from(len & 0x3f) << 8 | usize::from(low);
+                    match target.cmp(&pos) {
+                        Ordering::Less => {}
+                        Ordering::Equal => return Err(Error::new(ErrorKind::PointerLoop, pos)),
+                        Ordering::Greater => {
+                            return Err(Error::new(ErrorKind::ForwardPointer, pos));
+                        }
+                    }
+                    end.get_or_insert(pos + 2);
+                    pos = target;
+                }
+                _ => return Err(Error::new(ErrorKind::ReservedLabelType, pos)),
+            }
+        }
+    }
+
+    /// The root name, `.`.
+    pub const fn root() -> Name<'static> {
+        Name {
+            message: &[0],
+            start: 0,
+            wire_len: 1,
+        }
+    }
+
+    /// The labels from the leftmost to the last one before the root; the root's
+    /// empty label is not included.
+    pub fn labels(&self) -> Labels<'a> {
+        Labels {
+            message: self.message,
+            pos: self.start,
+        }
+    }
+
+    /// The length of the name written out in full, in octets (1 for the root).
+    pub const fn wire_len(&self) -> usize {
+        self.wire_len as usize
+    }
+
+    /// Whether this is the root name.
+    pub const fn is_root(&self) -> bool {
+        self.wire_len == 1
+    }
+
+    /// The number of labels, the root not counted.
+    pub fn label_count(&self) -> usize {
+        self.labels().count()
+    }
+
+    /// Where the name starts in its message.
+    pub const fn offset(&self) -> usize {
+        self.start
+    }
+
+    /// Whether two names have the same labels byte for byte (case included).
+    pub fn eq_exact(&self, other: &Name<'_>) -> bool {
+        self.wire_len == other.wire_len && self.labels().eq(other.labels())
+    }
+
+    /// The name written out in full, as a value that owns its bytes.
+    pub fn to_buf(&self) -> NameBuf {
+        let mut buf = NameBuf {
+            bytes: [0; MAX_NAME_LEN],
+            len: 0,
+        };
+        for label in self.labels() {
+            buf.push_label(label);
+        }
+        buf.bytes[buf.len as usize] = 0;
+        buf.len += 1;
+        buf
+    }
+}
+
+/// The labels of a [`Name`], leftmost first, without the root.
+#[derive(Clone, Debug)]
+pub struct Labels<'a> {
+    message: &'a [u8],
+    pos: usize,
+}
+
+impl<'a> Iterator for Labels<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        // The name was checked when it was parsed: every step here is in bounds
+        // and the pointers lead backwards to the root.
+        loop {
+            let len = *self.message.get(self.pos)?;
+            if len & 0xc0 == 0xc0 {
+                let low = *self.message.get(self.pos + 1)?;
+                self.pos = usize::from(len & 0x3f) << 8 | usize::from(low);
+                continue;
+            }
+            if len == 0 {
+                return None;
+            }
+            let label = self
+                .message
+                .get(self.pos + 1..self.pos + 1 + usize::from(len))?;
+            self.pos += 1 + usize::from(len);
+            return Some(label);
+        }
+    }
+}
+
+/// Writes one label in presentation form: `.`, `\`, `"`, `(`, `)`, `;`, `@`
+/// and `$` get a backslash, and bytes outside `!`..=`~` become `\DDD`.
+pub(crate) fn write_label(f: &mut impl fmt::Write, label: &[u8]) -> fmt::Result {
+    let mut plain = 0;
+    for (i, &b) in label.iter().enumerate() {
+        let special = matches!(b, b'.' | b'\\' | b'"' | b'(' | b')' | b';' | b'@' | b'$');
+        let printable = (0x21..=0x7e).contains(&b);
+        if special || !printable {
+            // The run before this byte is printable ASCII, so it is valid UTF-8.
+            f.write_str(core::str::from_utf8(&label[plain..i]).map_err(|_| fmt::Error)?)?;
+            if special {
+                f.write_char('\\')?;
+                f.write_char(char::from(b))?;
+            } else {
+                write!(f, "\\{b:03}")?;
+            }
+            plain = i + 1;
+        }
+    }
+    f.write_str(core::str::from_utf8(&label[plain..]).map_err(|_| fmt::Error)?)
+}
+
+/// Writes labels as an absolute name: `www.example.com.`, or `.` for the root.
+fn write_labels<'l>(
+    f: &mut impl fmt::Write,
+    labels: impl Iterator<Item = &'l [u8]>,
+) -> fmt::Result {
+    let mut any = false;
+    for label in labels {
+        write_label(f, label)?;
+        f.write_char('.')?;
+        any = true;
+    }
+    if !any {
+        f.write_char('.')?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Name<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_labels(f, self.labels())
+    }
+}
+
+impl fmt::Debug for Name<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Name({self})")
+    }
+}
+
+/// Case-insensitive label sequence equality [RFC 4343].
+fn labels_eq<'x, 'y>(a: impl Iterator<Item = &'x [u8]>, b: impl Iterator<Item = &'y [u8]>) -> bool {
+    let mut b = b;
+    for x in a {
+        match b.next() {
+            Some(y) if x.eq_ignore_ascii_case(y) => {}
+            _ => return false,
+        }
+    }
+    b.next().is_none()
+}
+
+impl PartialEq for Name<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.wire_len == other.wire_len && labels_eq(self.labels(), other.labels())
+    }
+}
+
+impl Eq for Name<'_> {}
+
+impl Hash for Name<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        for label in self.labels() {
+            state.write_u8(label.len() as u8);
+            for b in label {
+                state.write_u8(b.to_ascii_lowercase());
+            }
+        }
+        state.write_u8(0);
+    }
+}
+
+impl PartialEq<NameBuf> for Name<'_> {
+    fn eq(&self, other: &NameBuf) -> bool {
+        *self == other.as_name()
+    }
+}
+
+/// A domain name written out in full (no compression), in a fixed 255-byte
+/// buffer: the value type for names that do not come from a message.
+///
+/// ```
+/// use leanwire_core::dns::NameBuf;
+///
+/// let name = NameBuf::from_text("Mail.Example.COM")?;
+/// assert_eq!(name.to_string(), "Mail.Example.COM.");
+/// assert_eq!(name.as_name(), NameBuf::from_text("mail.example.com.")?.as_name());
+/// assert_eq!(NameBuf::from_text("a\\.b.c.")?.as_name().label_count(), 2);
+/// # Ok::<(), leanwire_core::dns::Error>(())
+/// ```
+#[derive(Copy, Clone)]
+pub struct NameBuf {
+    bytes: [u8; MAX_NAME_LEN],
+    len: u8,
+}
+
+impl NameBuf {
+    /// The root name.
+    pub const fn root() -> Self {
+        NameBuf {
+            bytes: [0; MAX_NAME_LEN],
+            len: 1,
+        }
+    }
+
+    /// Reads a name in presentation format. A missing final `.` is implied,
+    /// `\X` stands for the character X and `\DDD` for the octet DDD. Error
+    /// offsets are positions in `text`.
+    pub fn from_text(text: &str) -> Result<Self> {
+        let mut buf = NameBuf {
+            bytes: [0; MAX_NAME_LEN],
+            len: 0,
+        };
+        if text == "." {
+            buf.len = 1;
+            return Ok(buf);
+        }
+        let bytes = text.as_bytes();
+        let mut label = [0u8; MAX_LABEL_LEN];
+        let mut label_len = 0;
+        let mut label_at = 0;
+        let mut i = 0;
+        while i < bytes.len() {
+            let (octet, step) = match bytes[i] {
+                b'.' => {
+                    if label_len == 0 {
+                        return Err(Error::new(ErrorKind::EmptyLabel, i));
+                    }
+                    buf.try_push_label(&label[..label_len], label_at)?;
+                    label_len = 0;
+                    i += 1;
+                    label_at = i;
+                    continue;
+                }
+                b'\\' => unescape(bytes, i)?,
+                b => (b, 1),
+            };
+            if label_len == MAX_LABEL_LEN {
+                return Err(Error::new(ErrorKind::LabelTooLong, label_at));
+            }
+            label[label_len] = octet;
+            label_len += 1;
+            i += step;
+        }
+        if label_len > 0 {
+            buf.try_push_label(&label[..label_len], label_at)?;
+        }
+        if buf.len as usize == MAX_NAME_LEN {
+            return Err(Error::new(ErrorKind::NameTooLong, text.len()));
+        }
+        buf.bytes[buf.len as usize] = 0;
+        buf.len += 1;
+        Ok(buf)
+    }
+
+    /// A view of this name, to compare, print or write into a message.
+    pub fn as_name(&self) -> Name<'_> {
+        Name {
+            message: &self.bytes[..self.len as usize],
+            start: 0,
+            wire_len: self.len,
+        }
+    }
+
+    /// The name's wire octets, ending with the root label.
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..self.len as usize]
+    }
+
+    /// Appends a label known to fit (it came from a checked name).
+    fn push_label(&mut self, label: &[u8]) {
+        let at = self.len as usize;
+        self.bytes[at] = label.len() as u8;
+        self.bytes[at + 1..at + 1 + label.len()].copy_from_slice(label);
+        self.len += 1 + label.len() as u8;
+    }
+
+    /// Appends a label, leaving room for the root.
+    fn try_push_label(&mut self, label: &[u8], text_at: usize) -> Result<()> {
+        if self.len as usize + 1 + label.len() + 1 > MAX_NAME_LEN {
+            return Err(Error::new(ErrorKind::NameTooLong, text_at));
+        }
+        self.push_label(label);
+        Ok(())
+    }
+}
+
+/// Reads `\X` or `\DDD` at `at`; returns the octet and how many bytes it took.
+fn unescape(bytes: &[u8], at: usize) -> Result<(u8, usize)> {
+    let digit = |i: usize| {
+        bytes
+            .get(at + i)
+            .filter(|b| b.is_ascii_digit())
+            .map(|b| u16::from(b - b'0'))
+    };
+    match (digit(1), digit(2), digit(3)) {
+        (Some(a), Some(b), Some(c)) => {
+            let value = a * 100 + b * 10 + c;
+            u8::try_from(value)
+                .map(|v| (v, 4))
+                .map_err(|_| Error::new(ErrorKind::InvalidEscape, at))
+        }
+        (Some(_), _, _) => Err(Error::new(ErrorKind::InvalidEscape, at)),
+        _ => match bytes.get(at + 1) {
+            // A non-ASCII character after `\` stands for itself, one octet at a time.
+            Some(&b) => Ok((b, 2)),
+            None => Err(Error::new(ErrorKind::InvalidEscape, at)),
+        },
+    }
+}
+
+impl fmt::Display for NameBuf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.as_name(), f)
+    }
+}
+
+impl fmt::Debug for NameBuf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "NameBuf({self})")
+    }
+}
+
+impl PartialEq for NameBuf {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_name() == other.as_name()
+    }
+}
+
+impl Eq for NameBuf {}
+
+impl Hash for NameBuf {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.as_name().hash(state);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::ToString;
+
+    fn parse(hex: &[u8], at: usize) -> Result<(Name<'_>, usize)> {
+        Name::parse(hex, at)
+    }
+
+    #[test]
+    fn root_alone() {
+        let (name, end) = parse(&[0], 0).unwrap();
+        assert!(name.is_root());
+        assert_eq!((name.to_string(), end), (".".to_string(), 1));
+    }
+
+    #[test]
+    fn pointer_to_itself() {
+        assert_eq!(
+            parse(&[0xc0, 0x00], 0).unwrap_err(),
+            Error::new(ErrorKind::PointerLoop, 0)
+        );
+    }
+
+    #[test]
+    fn pointer_back_to_a_visited_label() {
+        let msg = b"\x03www\xc0\x00";
+        assert_eq!(
+            parse(msg, 0).unwrap_err(),
+            Error::new(ErrorKind::PointerLoop, 0)
+        );
+    }
+
+    #[test]
+    fn forward_pointer() {
+        let msg = b"\x03www\xc0\x06\x00\x00";
+        assert_eq!(
+            parse(msg, 4).unwrap_err(),
+            Error::new(ErrorKind::ForwardPointer, 4)
+        );
+    }
+
+    #[test]
+    fn pointer_into_the_middle_of_a_label_is_allowed() {
+        let msg = b"\x03foo\x05\x03com\x00\x07example\xc0\x05";
+        let (name, _) = parse(msg, 0).unwrap();
+        assert_eq!(name.to_string(), "foo.\\003com\\000.example.com.");
+    }
+
+    #[test]
+    fn reserved_label_types() {
+        assert_eq!(
+            parse(b"\x40", 0).unwrap_err().kind(),
+            ErrorKind::ReservedLabelType
+        );
+        assert_eq!(
+            parse(b"\x80", 0).unwrap_err().kind(),
+            ErrorKind::ReservedLabelType
+        );
+    }
+
+    #[test]
+    fn truncated_inside_a_label() {
+        assert_eq!(
+            parse(b"\x03ww", 0).unwrap_err(),
+            Error::new(ErrorKind::ShortInput, 3)
+        );
+    }
+
+    #[test]
+    fn truncated_pointer() {
+        assert_eq!(
+            parse(b"\x03www\xc0", 0).unwrap_err(),
+            Error::new(ErrorKind::ShortInput, 5)
+        );
+    }
+
+    #[test]
+    fn name_of_256_octets() {
+        let mut msg = [0u8; 300];
+        let mut at = 0;
+        for _ in 0..4 {
+            msg[at] = 63;
+            at += 64;
+        }
+        // 4 × 64 = 256 octets before the root.
+        assert_eq!(parse(&msg, 0).unwrap_err().kind(), ErrorKind::NameTooLong);
+        // 3 × 64 + 62 + the root = 255.
+        msg[192] = 61;
+        msg[192 + 62] = 0;
+        assert_eq!(parse(&msg, 0).unwrap().0.wire_len(), 255);
+    }
+
+    #[test]
+    fn escapes_in_presentation() {
+        let (name, _) = parse(b"\x04a.b\\\x02\x00\x20\x00", 0).unwrap();
+        assert_eq!(name.to_string(), "a\\.b\\\\.\\000\\032.");
+    }
+
+    #[test]
+    fn comparison_ignores_ascii_case_only() {
+        let a = NameBuf::from_text("WWW.Example.com").unwrap();
+        let b = NameBuf::from_text("www.example.COM.").unwrap();
+        assert_eq!(a, b);
+        assert!(!a.as_name().eq_exact(&b.as_name()));
+        assert_ne!(
+            NameBuf::from_text("\\195").unwrap(),
+            NameBuf::from_text("\\227").unwrap()
+        );
+    }
+
+    #[test]
+    fn text_round_trips_through_escapes() {
+        for text in [
+            ".",
+            "a.",
+            "a\\.b.c.",
+            "\\000\\255.x.",
+            "semi\\;colon.",
+            "\\\\.",
+        ] {
+            assert_eq!(NameBuf::from_text(text).unwrap().to_string(), text);
+        }
+    }
+
+    #[test]
+    fn text_errors_point_at_the_defect() {
+        assert_eq!(
+            NameBuf::from_text("a..b").unwrap_err(),
+            Error::new(ErrorKind::EmptyLabel, 2)
+        );
+        assert_eq!(
+            NameBuf::from_text("a\\256").unwrap_err(),
+            Error::new(ErrorKind::InvalidEscape, 1)
+        );
+        assert_eq!(
+            NameBuf::from_text("a\\25").unwrap_err(),
+            Error::new(ErrorKind::InvalidEscape, 1)
+        );
+        assert_eq!(
+            NameBuf::from_text("a\\").unwrap_err(),
+            Error::new(ErrorKind::InvalidEscape, 1)
+        );
+        let long = "x".repeat(64);
+        assert_eq!(
+            NameBuf::from_text(&long).unwrap_err(),
+            Error::new(ErrorKind::LabelTooLong, 0)
+        );
+        let many = "abc.".repeat(64);
+        assert_eq!(
+            NameBuf::from_text(&many).unwrap_err().kind(),
+            ErrorKind::NameTooLong
+        );
+        let fits = "abc.".repeat(63);
+        assert_eq!(NameBuf::from_text(&fits).unwrap().as_bytes().len(), 253);
+    }
+}

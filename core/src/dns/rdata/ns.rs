@@ -1,0 +1,34 @@
+use core::fmt;
+
+use crate::dns::builder::{Compress, Writer};
+use crate::dns::error::Result;
+use crate::dns::name::Name;
+
+use super::read_final_name;
+
+/// An authoritative name server [RFC 1035 §3.3.11].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Ns<'a> {
+    /// The name.
+    pub nsdname: Name<'a>,
+}
+
+impl<'a> Ns<'a> {
+    /// Reads the RDATA in `message[at..end]`; the name may be compressed.
+    pub fn parse(message: &'a [u8], at: usize, end: usize) -> Result<Self> {
+        Ok(Ns {
+            nsdname: read_final_name(message, at, end)?,
+        })
+    }
+
+    /// Writes the RDATA, compressing the name [RFC 3597 §4].
+    pub fn emit(&self, w: &mut Writer<'_>) -> Result<()> {
+        w.put_name(&self.nsdname, Compress::Yes)
+    }
+}
+
+impl fmt::Display for Ns<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.nsdname, f)
+    }
+}

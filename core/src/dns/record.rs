@@ -1,0 +1,98 @@
+use core::fmt;
+
+use super::class::Class;
+use super::error::{Error, ErrorKind, Result};
+use super::name::Name;
+use super::rdata::{RData, Unknown};
+use super::rtype::Rtype;
+
+/// A resource record in a message [RFC 1035 §4.1.3]: a view whose RDATA is
+/// read into a typed value on demand, by [`data`](Self::data).
+#[derive(Copy, Clone, Debug)]
+pub struct Record<'a> {
+    /// The owner name.
+    pub name: Name<'a>,
+    /// The type.
+    pub rtype: Rtype,
+    /// The class field as sent; OPT records carry the UDP payload size here.
+    pub class: u16,
+    /// Time to live in seconds; OPT records carry EDNS flags here.
+    pub ttl: u32,
+    message: &'a [u8],
+    rdata_at: usize,
+    rdata_end: usize,
+}
+
+impl<'a> Record<'a> {
+    /// Reads the record at `offset`; returns it with the offset after it.
+    /// The RDATA's bounds are checked, its contents are not.
+    pub fn parse(message: &'a [u8], offset: usize) -> Result<(Self, usize)> {
+        let (name, at) = Name::parse(message, offset)?;
+        let fixed = message
+            .get(at..at + 10)
+            .ok_or(Error::new(ErrorKind::ShortInput, message.len()))?;
+        let be16 = |i: usize| u16::from_be_bytes([fixed[i], fixed[i + 1]]);
+        let rdlength = usize::from(be16(8));
+        let rdata_at = at + 10;
+        let rdata_end = rdata_at + rdlength;
+        if rdata_end > message.len() {
+            return Err(Error::new(ErrorKind::RdataOverrun, at + 8));
+        }
+        let record = Record {
+            name,
+            rtype: Rtype::from(be16(0)),
+            class: be16(2),
+            ttl: u32::from_be_bytes([fixed[4], fixed[5], fixed[6], fixed[7]]),
+            message,
+            rdata_at,
+            rdata_end,
+        };
+        Ok((record, rdata_end))
+    }
+
+    /// The class.
+    pub fn class(&self) -> Class {
+        Class::from(self.class)
+    }
+
+    /// The RDATA's wire bytes.
+    pub fn rdata(&self) -> &'a [u8] {
+        &self.message[self.rdata_at..self.rdata_end]
+    }
+
+    /// The RDATA's offset in the message.
+    pub fn rdata_offset(&self) -> usize {
+        self.rdata_at
+    }
+
+    /// The RDATA as a typed value. Fails if it is malformed for its type.
+    pub fn data(&self) -> Result<RData<'a>> {
+        RData::parse(self.rtype, self.message, self.rdata_at, self.rdata_end)
+    }
+}
+
+/// `www.example.com. 300 IN A 192.0.2.1`, as dig and dnspython print a
+/// record. RDATA that is malformed for its type prints in the RFC 3597 form.
+impl fmt::Display for Record<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} {} {} ",
+            self.name,
+            self.ttl,
+            self.class(),
+            self.rtype
+        )?;
+        match self.data() {
+            Ok(data) => write!(f, "{data}"),
+            Err(_) => write!(
+                f,
+                "{}",
+                Unknown {
+                    rtype: self.rtype,
+                    data: self.rdata()
+                }
+            ),
+        }
+    }
+}

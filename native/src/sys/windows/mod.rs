@@ -1,0 +1,3 @@
+//! The Windows backend: `windows-sys` calls behind safe wrappers.
+
+pub(crate) mod dns;
