@@ -10,6 +10,8 @@
 //! # Modules
 //! - [`actor`]: Akka actor paths and addresses, in the Akka.NET and Akka JVM dialects.
 //! - [`dns`]: DNS messages: decoding views, typed RDATA, and a compressing builder.
+//! - `report` (feature `report`): the JSON-shaped results that the `leanwire`
+//!   command prints and the npm package returns, defined once for both.
 #![no_std]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -21,5 +23,7 @@ extern crate std;
 
 pub mod actor;
 pub mod dns;
+#[cfg(feature = "report")]
+pub mod report;
 
 pub use bumpalo;

@@ -12,7 +12,6 @@
 pub use leanwire_core as core;
 
 mod blocking;
-pub mod report;
 pub mod resolve;
 #[allow(unsafe_code)]
 mod sys;

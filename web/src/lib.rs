@@ -16,12 +16,14 @@
 mod actor;
 mod alloc;
 mod bench;
+mod dns;
 #[cfg(feature = "peers")]
 mod peers;
 
 pub use actor::{check_actor_name, is_valid_path_element, parse_actor_path, split_name_and_uid};
 pub use alloc::{AllocStats, alloc_stats, reset_alloc_stats};
 pub use bench::{BenchmarkRun, benchmark};
+pub use dns::{build_dns_query, decode_dns_message};
 
 use wasm_bindgen::JsError;
 
@@ -29,6 +31,12 @@ use wasm_bindgen::JsError;
 /// whose message is the Rust error's `Display`.
 pub fn js_error(error: impl core::fmt::Display) -> JsError {
     JsError::new(&error.to_string())
+}
+
+/// A plain JavaScript object (or array, number, string, `null`) for `value`,
+/// as `JSON.parse` of its `serde_json` text would give: `None` is `null`.
+fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<wasm_bindgen::JsValue, JsError> {
+    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_error)
 }
 
 /// Reads the optional `dialect` argument: `"dotnet"` (the default) or `"jvm"`.

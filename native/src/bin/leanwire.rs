@@ -3,6 +3,7 @@
 //! ```text
 //! leanwire actor parse [--dialect dotnet|jvm] [PATH... | -]
 //! leanwire actor valid-element [--dialect dotnet|jvm] NAME... | -
+//! leanwire dns decode [HEX... | -]
 //! ```
 //!
 //! Each command prints one JSON object per input, on one line. A bad input is
@@ -14,7 +15,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use leanwire_native::core::actor::Dialect;
-use leanwire_native::report::{ActorPathReport, ElementReport};
+use leanwire_native::core::report::{ActorPathReport, DnsMessageReport, ElementReport};
 
 #[derive(Parser)]
 #[command(name = "leanwire", version, about = "Allocation-free protocol toolkit")]
@@ -28,6 +29,19 @@ enum Command {
     /// Akka actor paths and addresses.
     #[command(subcommand)]
     Actor(ActorCommand),
+    /// DNS messages.
+    #[command(subcommand)]
+    Dns(DnsCommand),
+}
+
+#[derive(Subcommand)]
+enum DnsCommand {
+    /// Decode DNS messages given in hex, one JSON report per message.
+    Decode {
+        /// The messages in hex (spaces allowed); `-` reads one message per line from stdin.
+        #[arg(required = true, value_name = "HEX")]
+        inputs: Vec<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -82,6 +96,16 @@ fn main() -> ExitCode {
                 serde_json::to_writer(out, &ElementReport::check(input, dialect.into()))
             })
         }
+        Command::Dns(DnsCommand::Decode { inputs }) => {
+            let mut bytes = Vec::with_capacity(512);
+            each_input(&inputs, |out, input| {
+                let report = match decode_hex(input, &mut bytes) {
+                    Ok(()) => DnsMessageReport::decode(&bytes),
+                    Err(error) => DnsMessageReport::Failed { ok: false, error },
+                };
+                serde_json::to_writer(out, &report)
+            })
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -98,7 +122,7 @@ fn main() -> ExitCode {
 /// for the lines of stdin.
 fn each_input(
     inputs: &[String],
-    report: impl Fn(&mut dyn Write, &str) -> serde_json::Result<()>,
+    mut report: impl FnMut(&mut dyn Write, &str) -> serde_json::Result<()>,
 ) -> io::Result<()> {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut emit = |input: &str| -> io::Result<()> {
@@ -119,4 +143,26 @@ fn each_input(
         }
     }
     out.flush()
+}
+
+/// Reads hex digits into `out`, skipping ASCII whitespace.
+fn decode_hex(text: &str, out: &mut Vec<u8>) -> Result<(), String> {
+    out.clear();
+    let mut high = None;
+    for (at, b) in text.bytes().enumerate() {
+        if b.is_ascii_whitespace() {
+            continue;
+        }
+        let digit = (b as char)
+            .to_digit(16)
+            .ok_or_else(|| format!("invalid hex digit {:?} at offset {at}", b as char))? as u8;
+        match high.take() {
+            None => high = Some(digit),
+            Some(h) => out.push(h << 4 | digit),
+        }
+    }
+    match high {
+        None => Ok(()),
+        Some(_) => Err(format!("odd number of hex digits ({})", text.len())),
+    }
 }

@@ -3,10 +3,15 @@
 
 #[path = "../../../core/tests/support/actor_cases.rs"]
 mod actor_cases;
+// The name checks run inside `run_all` here; only `dns_names.rs` calls them one by one.
+#[path = "../../../core/tests/support/dns_cases.rs"]
+#[allow(dead_code)]
+mod dns_cases;
 
 use js_sys::JSON;
 use leanwire_web::{
-    benchmark, check_actor_name, is_valid_path_element, parse_actor_path, split_name_and_uid,
+    benchmark, build_dns_query, check_actor_name, decode_dns_message, is_valid_path_element, parse_actor_path,
+    split_name_and_uid,
 };
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
@@ -15,6 +20,8 @@ use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 const EXPECTED_COUNTS: &str = include_str!("../../../core/tests/support/actor_counts.txt");
 /// `dialect<TAB>report` lines that `leanwire actor parse` printed.
 const GOLDEN: &str = include_str!("../../../native/tests/golden/actor_parse.tsv");
+/// `hex<TAB>report` lines that `leanwire dns decode` printed.
+const DNS_GOLDEN: &str = include_str!("../../../native/tests/golden/dns_decode.tsv");
 const SEED: &str = "akka.tcp://system@127.0.0.1:1337/parent/child#1";
 
 #[wasm_bindgen_test]
@@ -108,4 +115,49 @@ fn element_checks_follow_the_dialect() {
         JSON::stringify(&report).unwrap(),
         r#"{"input":"ok","ok":true}"#
     );
+}
+
+#[wasm_bindgen_test]
+fn dns_vectors_agree_with_native() {
+    let (ran, failures) = dns_cases::run_all();
+    for failure in &failures {
+        console_log!("FAIL {failure}");
+    }
+    assert!(failures.is_empty(), "{} cases failed", failures.len());
+    assert_eq!(ran, 46 + 31 + 25);
+}
+
+#[wasm_bindgen_test]
+fn decode_dns_message_matches_the_cli_byte_for_byte() {
+    let mut checked = 0;
+    for line in DNS_GOLDEN.lines() {
+        let (hex, want) = line.split_once('\t').unwrap();
+        // Lines the CLI rejects as bad hex never reach the decoder.
+        if !hex.len().is_multiple_of(2) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            continue;
+        }
+        let report = decode_dns_message(&dns_cases::hex(hex)).unwrap();
+        assert_eq!(JSON::stringify(&report).unwrap().as_string().unwrap(), want);
+        checked += 1;
+    }
+    assert!(checked >= 49);
+}
+
+#[wasm_bindgen_test]
+fn build_dns_query_matches_the_vector() {
+    // gen_query_www_example_com_A_edns.hex, made by hickory-proto.
+    let want = "12340100000100000000000103777777076578616d706c6503636f6d000001000100002904d0000000000000";
+    let options = JSON::parse(r#"{"id": 4660}"#).unwrap();
+    assert_eq!(build_dns_query("www.example.com", "A", options).unwrap(), dns_cases::hex(want));
+    let plain = JSON::parse(r#"{"edns": false}"#).unwrap();
+    let question = "03777777076578616d706c6503636f6d0000010001";
+    let header = "000001000001000000000000"; // ID 0, RD, one question, nothing else
+    assert_eq!(build_dns_query("www.example.com.", "a", plain).unwrap(), dns_cases::hex(&format!("{header}{question}")));
+    let dnssec = JSON::parse(r#"{"dnssec": true}"#).unwrap();
+    let signed = decode_dns_message(&build_dns_query("example.test", "DNSKEY", dnssec).unwrap()).unwrap();
+    assert!(JSON::stringify(&signed).unwrap().as_string().unwrap().contains(r#""do":true"#));
+    assert!(build_dns_query("www.example.com", "NOPE", JsValue::UNDEFINED).is_err());
+    assert!(build_dns_query("a..b", "A", JsValue::UNDEFINED).is_err());
+    let bad = JSON::parse(r#"{"id": "seven"}"#).unwrap();
+    assert!(build_dns_query("a.b", "A", bad).is_err());
 }

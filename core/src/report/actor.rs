@@ -1,11 +1,9 @@
-//! The JSON objects that `leanwire` prints, one per input, on one line.
-//!
-//! Other tools read these, so their keys and their order are a stable
-//! contract. The npm package's `parseActorPath` returns objects with exactly
-//! the same keys.
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
 
-use leanwire_core::actor::{ActorPath, Address, Dialect, PathView, check_actor_name};
 use serde::Serialize;
+
+use crate::actor::{ActorPath, Address, Dialect, InvalidActorName, PathView, check_actor_name};
 
 /// The report for one `leanwire actor parse` input.
 ///
@@ -96,8 +94,8 @@ impl<'a> AddressReport<'a> {
 /// own message when the name is refused.
 #[derive(Serialize, Debug)]
 pub struct ElementReport<'a> {
-    /// The input, as given.
-    pub input: &'a str,
+    /// The input, as given; `null` only from bindings whose strings can be null.
+    pub input: Option<&'a str>,
     /// Whether the name is a valid path element.
     pub ok: bool,
     /// Akka's `InvalidActorNameException` message, when `ok` is false.
@@ -111,11 +109,13 @@ impl<'a> ElementReport<'a> {
         let error = check_actor_name(input, dialect)
             .err()
             .map(|e| e.to_string());
-        ElementReport {
-            input,
-            ok: error.is_none(),
-            error,
-        }
+        ElementReport { input: Some(input), ok: error.is_none(), error }
+    }
+
+    /// The report for a null name, which Akka refuses.
+    pub fn null(dialect: Dialect) -> Self {
+        let error = InvalidActorName::null(dialect).to_string();
+        ElementReport { input: None, ok: false, error: Some(error) }
     }
 }
 

@@ -1,0 +1,13 @@
+//! The results that the `leanwire` command prints as JSON, one object per
+//! input on one line, and that the npm package returns as plain objects.
+//!
+//! Other tools read these, so their keys and the order of the keys are a
+//! stable contract. Defining them once here keeps the two faces identical:
+//! the command serializes them with `serde_json`, the bindings with
+//! `serde-wasm-bindgen`.
+
+mod actor;
+mod dns;
+
+pub use actor::{ActorPathReport, AddressReport, ElementReport};
+pub use dns::{DnsHeaderReport, DnsMessageReport, EdnsOptionReport, EdnsReport, QuestionReport, RecordReport};
