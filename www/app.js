@@ -1,19 +1,27 @@
-// The allocation visualizer: parses with the npm package `leanwire` (./pkg)
-// and measures it next to its peer from the page's own build (./pkg-peers).
-import init, { parseActorPath, benchmark } from "./pkg/leanwire.js";
+// The allocation visualizer: parses and decodes with the npm package
+// `leanwire` (./pkg) and measures it next to its peers from the page's own
+// build (./pkg-peers).
+import init, { parseActorPath, decodeDnsMessage, benchmark } from "./pkg/leanwire.js";
 import initPeers, { peerBenchmark } from "./pkg-peers/leanwire_peers.js";
 
 const $ = (id) => document.getElementById(id);
+const element = (tag, text, props = {}) => Object.assign(document.createElement(tag), { textContent: text ?? "" }, props);
 
-await Promise.all([init(), initPeers()]);
+const [samples] = await Promise.all([fetch("./dns-samples.json").then((r) => r.json()), init(), initPeers()]);
 $("status").textContent = "ready";
 $("status").dataset.ready = "true";
 
-/** The rows of the measurement: which module runs what. */
-const OPERATIONS = [
+/** The actor-path rows of the measurement: which module runs what. */
+const ACTOR_OPERATIONS = [
   { id: "leanwire-parse", label: "leanwire ActorPath::parse", kind: "ours", run: (input, n, d) => benchmark("parse", input, n, d) },
   { id: "leanwire-arena", label: "leanwire PathNode::parse", kind: "ours", run: (input, n, d) => benchmark("arena", input, n, d) },
   { id: "peer-url", label: "url::Url::parse", kind: "peer", run: (input, n) => peerBenchmark("parse", input, n) },
+];
+
+/** The DNS rows: leanwire's decode next to hickory-proto's. */
+const DNS_OPERATIONS = [
+  { id: "leanwire-dns", label: "leanwire Message::parse", kind: "ours", run: (hex, n) => benchmark("dns_decode", hex, n) },
+  { id: "peer-hickory", label: "hickory-proto Message::from_vec", kind: "peer", run: (hex, n) => peerBenchmark("dns_decode", hex, n) },
 ];
 
 function showParse() {
@@ -32,13 +40,9 @@ function showParse() {
     : [["error", report.error]];
   $("result").replaceChildren(
     ...fields.flatMap(([name, value]) => {
-      const dt = document.createElement("dt");
-      dt.textContent = name;
-      const dd = document.createElement("dd");
+      const dd = element("dd", String(value), { className: name === "error" ? "error" : "" });
       dd.dataset.field = name;
-      dd.textContent = String(value);
-      if (name === "error") dd.className = "error";
-      return [dt, dd];
+      return [element("dt", name), dd];
     }),
   );
 }
@@ -64,74 +68,115 @@ function measure(op, input, n, dialect) {
 
 const fmt = (x, digits = 1) => (Number.isInteger(x) ? String(x) : x.toFixed(digits));
 
-function showRuns(rows) {
-  const body = $("bench").tBodies[0];
-  body.replaceChildren(
+/** Fills a results table and its bar chart. */
+function showRuns(table, chart, rows) {
+  table.tBodies[0].replaceChildren(
     ...rows.map(({ op, result, error }) => {
-      const tr = document.createElement("tr");
-      tr.className = op.kind;
+      const tr = element("tr", "", { className: op.kind });
       tr.dataset.op = op.id;
       const cells = error
         ? [op.label, error, "", "", ""]
         : [op.label, `${fmt(result.ns)} ns`, fmt(result.allocs, 2), fmt(result.bytes), fmt(result.arena)];
-      const names = ["operation", "time", "allocs", "bytes", "arena"];
-      cells.forEach((text, i) => {
-        const td = document.createElement("td");
-        td.dataset.col = names[i];
-        td.textContent = text;
+      ["operation", "time", "allocs", "bytes", "arena"].forEach((name, i) => {
+        const td = element("td", cells[i]);
+        td.dataset.col = name;
         tr.append(td);
       });
       return tr;
     }),
   );
-  $("bench").hidden = false;
+  table.hidden = false;
 
   const ok = rows.filter((r) => !r.error);
-  const chart = $("chart");
   chart.replaceChildren();
   for (const [title, key, unit] of [["time per op", "ns", "ns"], ["heap bytes per op", "bytes", "B"]]) {
-    const heading = document.createElement("h3");
-    heading.textContent = title;
-    chart.append(heading);
+    chart.append(element("h3", title));
     const max = Math.max(1e-9, ...ok.map((r) => r.result[key]));
     for (const { op, result } of ok) {
-      const label = document.createElement("span");
-      label.className = "bar-label";
-      label.textContent = `${op.label.replace("leanwire ", "")}: ${fmt(result[key])} ${unit}`;
-      const bar = document.createElement("div");
-      bar.className = `bar ${op.kind}`;
+      const bar = element("div", "", { className: `bar ${op.kind}` });
       bar.style.width = `${(100 * result[key]) / max}%`;
-      chart.append(label, bar);
+      chart.append(element("span", `${op.label.replace("leanwire ", "")}: ${fmt(result[key])} ${unit}`, { className: "bar-label" }), bar);
     }
   }
   chart.hidden = false;
+  table.dataset.done = String(Number(table.dataset.done ?? 0) + 1);
 }
+
+/** Measures `operations` on `input` after the button has had time to paint as busy. */
+function runAll(button, table, chart, operations, input, n, dialect) {
+  button.disabled = true;
+  setTimeout(() => {
+    const rows = operations.map((op) => {
+      try {
+        return { op, result: measure(op, input, Math.max(100, n), dialect) };
+      } catch (error) {
+        return { op, error: `cannot run: ${error.message}` };
+      }
+    });
+    showRuns(table, chart, rows);
+    button.disabled = false;
+  }, 0);
+}
+
+function showDns() {
+  const hex = $("dns-hex").value.replace(/\s+/g, "");
+  const bytes = /^([0-9a-fA-F]{2})*$/.test(hex) ? Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16)) : null;
+  const report = bytes ? decodeDnsMessage(bytes) : { ok: false, error: "not hex" };
+  const out = $("dns-result");
+  if (!report.ok) {
+    out.replaceChildren(element("p", report.error, { className: "error", id: "dns-error" }));
+    return;
+  }
+  const h = report.header;
+  const flags = ["qr", "aa", "tc", "rd", "ra", "ad", "cd"].filter((f) => h[f]).join(" ");
+  const parts = [element("p", `id ${h.id} · ${h.opcode} · ${h.rcode} · flags ${flags || "none"}`, { id: "dns-header" })];
+  if (report.edns) {
+    const options = report.edns.options.map((o) => o.text).join("; ");
+    parts.push(element("p", `EDNS ${report.edns.version}, payload ${report.edns.payload}${report.edns.do ? ", DO" : ""}${options ? ` · ${options}` : ""}`));
+  }
+  for (const section of ["question", "answer", "authority", "additional"]) {
+    const records = report[section];
+    if (records.length === 0) continue;
+    parts.push(element("h3", section));
+    const table = element("table", "");
+    table.dataset.section = section;
+    for (const r of records) {
+      const tr = element("tr", "");
+      const cells = section === "question" ? [r.name, r.class, r.type] : [r.name, r.ttl, r.class, r.type, r.rdata];
+      for (const cell of cells) tr.append(element("td", String(cell)));
+      table.append(tr);
+    }
+    parts.push(table);
+  }
+  out.replaceChildren(...parts);
+}
+
+for (const [i, m] of samples.messages.entries()) {
+  $("dns-sample").append(element("option", m.file, { value: String(i) }));
+}
+const pickSample = () => {
+  $("dns-hex").value = samples.messages[Number($("dns-sample").value)].hex;
+  showDns();
+};
 
 $("parse-form").addEventListener("submit", (event) => {
   event.preventDefault();
   showParse();
 });
-
 $("run-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  const button = $("run");
-  button.disabled = true;
-  // Let the disabled button paint before the measurement takes the thread.
-  setTimeout(() => {
-    const input = $("path").value;
-    const dialect = $("dialect").value;
-    const n = Math.max(100, Number($("iterations").value) || 100000);
-    const rows = OPERATIONS.map((op) => {
-      try {
-        return { op, result: measure(op, input, n, dialect) };
-      } catch (error) {
-        return { op, error: `cannot run: ${error.message}` };
-      }
-    });
-    showRuns(rows);
-    button.disabled = false;
-    $("bench").dataset.done = String(Number($("bench").dataset.done ?? 0) + 1);
-  }, 0);
+  runAll($("run"), $("bench"), $("chart"), ACTOR_OPERATIONS, $("path").value, Number($("iterations").value) || 100000, $("dialect").value);
+});
+$("dns-sample").addEventListener("change", pickSample);
+$("dns-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  showDns();
+});
+$("dns-run-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const hex = $("dns-hex").value.replace(/\s+/g, "");
+  runAll($("dns-run"), $("dns-bench"), $("dns-chart"), DNS_OPERATIONS, hex, Number($("dns-iterations").value) || 20000);
 });
 
 showParse();
+pickSample();

@@ -80,6 +80,34 @@ try {
     assert.equal(await page.locator("#chart .bar").count(), 6);
   });
 
+  await step("decodes a DNS sample and shows its records", async () => {
+    await page.selectOption("#dns-sample", { label: "gen_b_aaaa.hex" });
+    const rows = page.locator('#dns-result table[data-section="answer"] tr');
+    assert.equal(await rows.count(), 2);
+    assert.equal(await rows.nth(0).locator("td").nth(4).textContent(), "2606:2800:21f:cb07:6820:80da:af6b:8b2c");
+    assert.match(await page.textContent("#dns-header"), /NOERROR · flags qr rd ra/);
+  });
+
+  await step("a cut DNS message shows what and where", async () => {
+    const hex = await page.inputValue("#dns-hex");
+    await page.fill("#dns-hex", hex.slice(0, 60));
+    await page.click("#dns-decode");
+    assert.equal(await page.textContent("#dns-error"), "message ends inside a field at byte 30");
+    await page.fill("#dns-hex", hex);
+    await page.click("#dns-decode");
+  });
+
+  await step("leanwire decodes DNS with zero heap allocations, hickory-proto does not", async () => {
+    await page.fill("#dns-iterations", "5000");
+    await page.click("#dns-run");
+    await page.waitForSelector("#dns-bench[data-done]", { timeout: 60_000 });
+    const cell = (op, col) => page.textContent(`#dns-bench tr[data-op="${op}"] td[data-col="${col}"]`);
+    assert.equal(await cell("leanwire-dns", "allocs"), "0");
+    assert.equal(await cell("leanwire-dns", "bytes"), "0");
+    assert.ok(Number(await cell("peer-hickory", "allocs")) >= 1, "hickory-proto allocates");
+    assert.equal(await page.locator("#dns-chart .bar").count(), 4);
+  });
+
   assert.deepEqual(problems, []);
   console.log(`e2e: ${passed} steps passed`);
 } finally {

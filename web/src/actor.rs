@@ -38,7 +38,8 @@ export type Dialect = "dotnet" | "jvm";
 #[wasm_bindgen(js_name = parseActorPath, unchecked_return_type = "ActorPathReport")]
 pub fn parse_actor_path(
     input: &str,
-    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")] dialect_name: Option<String>,
+    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")]
+    dialect_name: Option<String>,
 ) -> Result<JsValue, JsError> {
     to_js(&ActorPathReport::parse(input, dialect(dialect_name)?))
 }
@@ -48,7 +49,8 @@ pub fn parse_actor_path(
 #[wasm_bindgen(js_name = splitNameAndUid, unchecked_return_type = "NameAndUid")]
 pub fn split_name_and_uid(
     input: &str,
-    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")] dialect_name: Option<String>,
+    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")]
+    dialect_name: Option<String>,
 ) -> Result<JsValue, JsError> {
     let (name, uid) = actor::split_name_and_uid(input, dialect(dialect_name)?).map_err(js_error)?;
     to_js(&NameAndUid { name, uid })
@@ -65,7 +67,8 @@ struct NameAndUid<'a> {
 #[wasm_bindgen(js_name = isValidPathElement)]
 pub fn is_valid_path_element(
     name: &str,
-    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")] dialect_name: Option<String>,
+    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")]
+    dialect_name: Option<String>,
 ) -> Result<bool, JsError> {
     Ok(actor::is_valid_path_element(name, dialect(dialect_name)?))
 }
@@ -76,7 +79,8 @@ pub fn is_valid_path_element(
 #[wasm_bindgen(js_name = checkActorName, unchecked_return_type = "ActorNameReport")]
 pub fn check_actor_name(
     name: Option<String>,
-    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")] dialect_name: Option<String>,
+    #[wasm_bindgen(js_name = dialect, unchecked_optional_param_type = "Dialect")]
+    dialect_name: Option<String>,
 ) -> Result<JsValue, JsError> {
     let dialect = dialect(dialect_name)?;
     match name.as_deref() {

@@ -4,6 +4,7 @@
 
 use bumpalo::Bump;
 use leanwire_core::actor::{ActorPath, PathNode, split_name_and_uid};
+use leanwire_core::dns::Message;
 use wasm_bindgen::prelude::*;
 
 use crate::alloc::{alloc_stats, reset_alloc_stats};
@@ -30,8 +31,10 @@ pub struct BenchmarkRun {
 /// Runs `op` on `input` `iterations` times and counts heap and arena use.
 ///
 /// `op` is `"parse"` (the zero-copy `ActorPath` view), `"arena"` (a
-/// `PathNode` chain built in a reused arena) or `"name_uid"`
-/// (`split_name_and_uid`). Time it from JavaScript with `performance.now()`.
+/// `PathNode` chain built in a reused arena), `"name_uid"`
+/// (`split_name_and_uid`) or `"dns_decode"` (a DNS message given in hex,
+/// decoded with every name and every RDATA read). Time it from JavaScript
+/// with `performance.now()`.
 #[wasm_bindgen]
 pub fn benchmark(
     op: &str,
@@ -45,19 +48,16 @@ pub fn benchmark(
     let mut arena = Bump::with_capacity(4096);
     // Check the input once, outside the counted loop, so a bad input is an
     // error rather than a silent measurement of the error path.
-    match op {
-        "parse" | "arena" => ActorPath::parse(input, dialect)
-            .map(drop)
-            .map_err(js_error)?,
-        "name_uid" => split_name_and_uid(input, dialect)
-            .map(drop)
-            .map_err(js_error)?,
-        _ => {
-            return Err(js_error(format_args!(
-                "unknown op {op:?}: use parse, arena or name_uid"
-            )));
+    let message = match op {
+        "parse" | "arena" => ActorPath::parse(input, dialect).map(|_| Vec::new()).map_err(js_error)?,
+        "name_uid" => split_name_and_uid(input, dialect).map(|_| Vec::new()).map_err(js_error)?,
+        "dns_decode" => {
+            let bytes = hex_bytes(input)?;
+            dns_work(&bytes).map_err(js_error)?;
+            bytes
         }
-    }
+        _ => return Err(js_error(format_args!("unknown op {op:?}: use parse, arena, name_uid or dns_decode"))),
+    };
     let mut arena_bytes_per_op = 0;
     reset_alloc_stats();
     for _ in 0..iterations {
@@ -71,10 +71,11 @@ pub fn benchmark(
                 core::hint::black_box(node.map(PathNode::depth));
                 arena_bytes_per_op = arena.allocated_bytes() - arena.chunk_capacity();
             }
+            "dns_decode" => {
+                core::hint::black_box(dns_work(core::hint::black_box(&message)).ok());
+            }
             _ => {
-                core::hint::black_box(
-                    split_name_and_uid(core::hint::black_box(input), dialect).ok(),
-                );
+                core::hint::black_box(split_name_and_uid(core::hint::black_box(input), dialect).ok());
             }
         }
     }
@@ -86,4 +87,35 @@ pub fn benchmark(
         arena_bytes_per_op: u32::try_from(arena_bytes_per_op).unwrap_or(u32::MAX),
         arena_allocated_bytes: u32::try_from(arena.allocated_bytes()).unwrap_or(u32::MAX),
     })
+}
+
+/// Decodes a DNS message and reads every name and every RDATA in it, as the
+/// peer's loop does: the checksum is the number of labels and records seen.
+pub(crate) fn dns_work(bytes: &[u8]) -> leanwire_core::dns::Result<usize> {
+    let message = Message::parse(bytes)?;
+    let mut seen = 0;
+    for q in message.questions() {
+        seen += q.name.labels().count();
+    }
+    for record in message.answers().chain(message.authority()).chain(message.additional()) {
+        seen += record.name.labels().count() + 1;
+        record.data()?;
+    }
+    Ok(seen)
+}
+
+/// The bytes of a hex string (whitespace allowed).
+pub(crate) fn hex_bytes(text: &str) -> Result<Vec<u8>, JsError> {
+    let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+    if digits.len() % 2 != 0 {
+        return Err(js_error("odd number of hex digits"));
+    }
+    digits
+        .chunks_exact(2)
+        .enumerate()
+        .map(|(i, pair)| {
+            let text = core::str::from_utf8(pair).map_err(js_error)?;
+            u8::from_str_radix(text, 16).map_err(|_| js_error(format_args!("invalid hex at digit {}", 2 * i)))
+        })
+        .collect()
 }

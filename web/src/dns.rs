@@ -68,15 +68,23 @@ pub fn build_dns_query(
     } else {
         serde_wasm_bindgen::from_value(options).map_err(js_error)?
     };
-    let qtype = Rtype::from_mnemonic(qtype).ok_or_else(|| js_error(format_args!("unknown record type {qtype:?}")))?;
+    let qtype = Rtype::from_mnemonic(qtype)
+        .ok_or_else(|| js_error(format_args!("unknown record type {qtype:?}")))?;
     let name = NameBuf::from_text(name).map_err(js_error)?;
     let mut buf = [0u8; 512];
     let mut builder = MessageBuilder::new(&mut buf).map_err(js_error)?;
     builder.header_mut().id = options.id;
     builder.header_mut().rd = true;
-    builder.push_question(&name.as_name(), qtype, Class::In).map_err(js_error)?;
+    builder
+        .push_question(&name.as_name(), qtype, Class::In)
+        .map_err(js_error)?;
     if options.edns.unwrap_or(true) || options.dnssec {
-        builder.push_edns(&EdnsParams { dnssec_ok: options.dnssec, ..EdnsParams::default() }).map_err(js_error)?;
+        builder
+            .push_edns(&EdnsParams {
+                dnssec_ok: options.dnssec,
+                ..EdnsParams::default()
+            })
+            .map_err(js_error)?;
     }
     Ok(builder.finish().map_err(js_error)?.to_vec())
 }

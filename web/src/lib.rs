@@ -36,7 +36,9 @@ pub fn js_error(error: impl core::fmt::Display) -> JsError {
 /// A plain JavaScript object (or array, number, string, `null`) for `value`,
 /// as `JSON.parse` of its `serde_json` text would give: `None` is `null`.
 fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<wasm_bindgen::JsValue, JsError> {
-    value.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(js_error)
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(js_error)
 }
 
 /// Reads the optional `dialect` argument: `"dotnet"` (the default) or `"jvm"`.

@@ -10,8 +10,8 @@ mod dns_cases;
 
 use js_sys::JSON;
 use leanwire_web::{
-    benchmark, build_dns_query, check_actor_name, decode_dns_message, is_valid_path_element, parse_actor_path,
-    split_name_and_uid,
+    benchmark, build_dns_query, check_actor_name, decode_dns_message, is_valid_path_element,
+    parse_actor_path, split_name_and_uid,
 };
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
@@ -146,16 +146,30 @@ fn decode_dns_message_matches_the_cli_byte_for_byte() {
 #[wasm_bindgen_test]
 fn build_dns_query_matches_the_vector() {
     // gen_query_www_example_com_A_edns.hex, made by hickory-proto.
-    let want = "12340100000100000000000103777777076578616d706c6503636f6d000001000100002904d0000000000000";
+    let want =
+        "12340100000100000000000103777777076578616d706c6503636f6d000001000100002904d0000000000000";
     let options = JSON::parse(r#"{"id": 4660}"#).unwrap();
-    assert_eq!(build_dns_query("www.example.com", "A", options).unwrap(), dns_cases::hex(want));
+    assert_eq!(
+        build_dns_query("www.example.com", "A", options).unwrap(),
+        dns_cases::hex(want)
+    );
     let plain = JSON::parse(r#"{"edns": false}"#).unwrap();
     let question = "03777777076578616d706c6503636f6d0000010001";
     let header = "000001000001000000000000"; // ID 0, RD, one question, nothing else
-    assert_eq!(build_dns_query("www.example.com.", "a", plain).unwrap(), dns_cases::hex(&format!("{header}{question}")));
+    assert_eq!(
+        build_dns_query("www.example.com.", "a", plain).unwrap(),
+        dns_cases::hex(&format!("{header}{question}"))
+    );
     let dnssec = JSON::parse(r#"{"dnssec": true}"#).unwrap();
-    let signed = decode_dns_message(&build_dns_query("example.test", "DNSKEY", dnssec).unwrap()).unwrap();
-    assert!(JSON::stringify(&signed).unwrap().as_string().unwrap().contains(r#""do":true"#));
+    let signed =
+        decode_dns_message(&build_dns_query("example.test", "DNSKEY", dnssec).unwrap()).unwrap();
+    assert!(
+        JSON::stringify(&signed)
+            .unwrap()
+            .as_string()
+            .unwrap()
+            .contains(r#""do":true"#)
+    );
     assert!(build_dns_query("www.example.com", "NOPE", JsValue::UNDEFINED).is_err());
     assert!(build_dns_query("a..b", "A", JsValue::UNDEFINED).is_err());
     let bad = JSON::parse(r#"{"id": "seven"}"#).unwrap();
