@@ -1,8 +1,8 @@
 //! leanwire on a real operating system.
 //!
 //! This crate re-exports [`leanwire_core`] as [`core`](mod@crate::core) and adds
-//! what needs `std`: host-name resolution ([`resolve`]) and the JSON reports
-//! that the `leanwire` command prints.
+//! what needs `std`: host-name resolution ([`resolve`]) and the `leanwire`
+//! command.
 //!
 //! Each OS sits behind the private `sys` module, one backend per OS family
 //! as in mio; it is the only place where `unsafe` is allowed.

@@ -12,15 +12,18 @@
 //! The async calls are the primary API, as in the .NET seed: a name is
 //! resolved on a small pool of blocking threads (2 to 4, started on first
 //! use), so polling never blocks. The sync calls drive the same futures to
-//! completion on the calling thread, so there is one implementation.
+//! completion on the calling thread, so there is one implementation; for a
+//! name that costs a hand-off to a pool thread and back, which on a busy
+//! machine can take longer than the lookup itself.
 //! [`lookup_host_into`] is the exception: it writes into a buffer that the
-//! caller owns, so it asks the resolver directly and blocks.
+//! caller owns, so it asks the resolver directly, on the calling thread.
 //!
 //! | call | heap allocations of this crate |
 //! |---|---|
 //! | [`lookup_host_into`] | none, for a literal or a name |
 //! | [`lookup_host`], [`lookup_host_async`], literal | one: the answer |
-//! | [`lookup_host`], [`lookup_host_async`], name | the answer (exactly sized), plus the job queued for the pool |
+//! | [`lookup_host_async`], name | the answer (exactly sized) and the job sent to the pool, which carries the name |
+//! | [`lookup_host`], name | as [`lookup_host_async`], plus the waker of `pollster::block_on` |
 //!
 //! The OS resolver allocates memory of its own for a name (glibc's
 //! `getaddrinfo` calls `malloc`); that is outside Rust's allocator and this
@@ -81,7 +84,8 @@ pub const MAX_NAME_LEN: usize = 253;
 /// resolver.
 ///
 /// Unlike [`lookup_host`], this asks the resolver on the calling thread and
-/// blocks until it answers, so it never touches the pool nor the heap.
+/// blocks until it answers. It never touches the pool, nor the heap unless it
+/// returns an error (an `io::Error` with a message is boxed).
 ///
 /// # Errors
 ///
@@ -184,10 +188,11 @@ pub fn lookup_host_entry(host: &str) -> io::Result<HostEntry> {
 
 /// Resolves `host` as a future: .NET's `Dns.GetHostAddressesAsync`.
 ///
-/// The host is checked and copied now, so the future borrows nothing. A
-/// literal, or a host refused as invalid, completes on the first poll
-/// without any thread. A name is handed to the blocking pool on the first
-/// poll and the future completes when the pool wakes it. The answer is the
+/// The host is checked now, and a name is copied into the job that will
+/// resolve it, so the future borrows nothing. A literal, or a host refused
+/// as invalid, completes on the first poll without any thread or any
+/// allocation but the answer. A name's job is handed to the blocking pool on
+/// the first poll, and the future completes when the pool wakes it. The answer is the
 /// same as [`lookup_host`]'s. The future works with any executor; dropping
 /// it early lets the lookup finish unseen.
 ///
@@ -281,8 +286,8 @@ impl fmt::Debug for LookupHostEntry {
 /// poll with the no-op waker first lets a future that is already done (a
 /// literal, an invalid host) return without it, so `lookup_host` of a
 /// literal allocates only its answer. A name's future just starts its job on
-/// that poll; `block_on` then polls again with a real waker, which replaces
-/// the no-op one before the job can use it, or finds the answer there.
+/// that poll; `block_on` then polls again with a real waker, and either
+/// finds the answer already there or leaves its waker for the job to call.
 fn wait<F: Future + Unpin>(mut future: F) -> F::Output {
     let mut cx = Context::from_waker(Waker::noop());
     match Pin::new(&mut future).poll(&mut cx) {
@@ -313,9 +318,7 @@ fn classify(host: &str) -> io::Result<Host<'_>> {
     if host.is_empty() {
         return Err(invalid("the host name is empty"));
     }
-    if host.as_bytes().contains(&0) {
-        return Err(invalid("the host name contains a NUL byte"));
-    }
+    // Literals first: they are the hot path, and one never holds a NUL.
     if let Ok(ip) = host.parse::<IpAddr>() {
         return Ok(Host::Literal(ip));
     }
@@ -324,6 +327,9 @@ fn classify(host: &str) -> io::Result<Host<'_>> {
             Ok(ip) => Ok(Host::Literal(IpAddr::V6(ip))),
             Err(_) => Err(invalid("the brackets of `[...]` must hold an IPv6 address")),
         };
+    }
+    if host.as_bytes().contains(&0) {
+        return Err(invalid("the host name contains a NUL byte"));
     }
     let name = host.strip_suffix('.').unwrap_or(host);
     if name.len() > MAX_NAME_LEN {
@@ -426,8 +432,9 @@ enum Op<T> {
     Invalid(io::Error),
     /// Answered on the first poll.
     Literal(IpAddr),
-    /// Not yet handed to the pool.
-    Name(NameBuf),
+    /// Not yet handed to the pool. The job is built with the future, so
+    /// that the future stays small and the name lives in one place.
+    Name(Arc<Lookup<T>>),
     /// On the pool; the job holds the answer when done.
     Waiting(Arc<Lookup<T>>),
     /// The answer was returned.
@@ -439,7 +446,13 @@ impl<T: Answer> Op<T> {
         match classify(host) {
             Err(err) => Op::Invalid(err),
             Ok(Host::Literal(ip)) => Op::Literal(ip),
-            Ok(Host::Name(name)) => Op::Name(NameBuf::new(name)),
+            Ok(Host::Name(name)) => Op::Name(Arc::new(Lookup {
+                name: NameBuf::new(name),
+                state: Mutex::new(LookupState {
+                    answer: None,
+                    waker: None,
+                }),
+            })),
         }
     }
 
@@ -457,14 +470,9 @@ impl<T: Answer> Op<T> {
         let job = match mem::replace(self, Op::Done) {
             Op::Invalid(err) => return Poll::Ready(Err(err)),
             Op::Literal(ip) => return Poll::Ready(Ok(T::literal(ip))),
-            Op::Name(name) => {
-                let job = Arc::new(Lookup {
-                    name,
-                    state: Mutex::new(LookupState {
-                        answer: None,
-                        waker: Some(cx.waker().clone()),
-                    }),
-                });
+            Op::Name(job) => {
+                // The waker is stored below, under the lock: a job that is
+                // already done by then has left its answer instead.
                 blocking::submit(Arc::clone(&job) as Arc<dyn Job>);
                 job
             }
@@ -479,7 +487,13 @@ impl<T: Answer> Op<T> {
         if let Some(answer) = state.answer.take() {
             return Poll::Ready(answer);
         }
-
+        if !state
+            .waker
+            .as_ref()
+            .is_some_and(|w| w.will_wake(cx.waker()))
+        {
+            state.waker = Some(cx.waker().clone());
+        }
         drop(state);
         *self = Op::Waiting(job);
         Poll::Pending

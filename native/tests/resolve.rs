@@ -9,8 +9,8 @@ use std::future::Future;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::task::{Context, Poll, Wake, Waker};
 use std::thread::{self, Thread};
 use std::time::{Duration, Instant};
@@ -183,7 +183,7 @@ fn async_equals_sync() {
 
 #[test]
 fn many_concurrent_futures_on_one_thread_all_finish() {
-    let expected = lookup_host("localhost").unwrap();
+    let expected = localhost_without_the_pool();
     let futures = (0..32).map(|_| lookup_host_async("localhost")).collect();
     for answer in join_all(futures) {
         assert_eq!(answer.unwrap(), expected);
@@ -191,8 +191,20 @@ fn many_concurrent_futures_on_one_thread_all_finish() {
 }
 
 #[test]
+fn sync_lookup_hands_its_waker_to_the_pool() {
+    // `lookup_host` polls first with a no-op waker, then blocks; the job
+    // must wake the second waker, or this never returns.
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || tx.send(lookup_host("localhost").map_err(|e| e.to_string())));
+    let answer = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("lookup_host never returned");
+    assert_eq!(*answer.unwrap(), *localhost_without_the_pool());
+}
+
+#[test]
 fn concurrent_lookups_from_many_threads_all_finish() {
-    let expected = lookup_host("localhost").unwrap();
+    let expected = localhost_without_the_pool();
     let threads: Vec<_> = (0..32)
         .map(|i| {
             thread::spawn(move || match i % 3 {
@@ -281,6 +293,13 @@ fn futures_and_entries_are_debug() {
     assert_eq!(format!("{future:?}"), "LookupHost(Name)");
     let future = lookup_host_entry_async("");
     assert_eq!(format!("{future:?}"), "LookupHostEntry(Invalid)");
+}
+
+/// `localhost`'s answer from the blocking call that does not use the pool.
+fn localhost_without_the_pool() -> Box<[IpAddr]> {
+    let mut buf = [SENTINEL; 32];
+    let n = lookup_host_into("localhost", &mut buf).unwrap();
+    buf[..n].into()
 }
 
 /// Polls once with a waker that does nothing.

@@ -49,14 +49,22 @@ pub fn benchmark(
     // Check the input once, outside the counted loop, so a bad input is an
     // error rather than a silent measurement of the error path.
     let message = match op {
-        "parse" | "arena" => ActorPath::parse(input, dialect).map(|_| Vec::new()).map_err(js_error)?,
-        "name_uid" => split_name_and_uid(input, dialect).map(|_| Vec::new()).map_err(js_error)?,
+        "parse" | "arena" => ActorPath::parse(input, dialect)
+            .map(|_| Vec::new())
+            .map_err(js_error)?,
+        "name_uid" => split_name_and_uid(input, dialect)
+            .map(|_| Vec::new())
+            .map_err(js_error)?,
         "dns_decode" => {
             let bytes = hex_bytes(input)?;
             dns_work(&bytes).map_err(js_error)?;
             bytes
         }
-        _ => return Err(js_error(format_args!("unknown op {op:?}: use parse, arena, name_uid or dns_decode"))),
+        _ => {
+            return Err(js_error(format_args!(
+                "unknown op {op:?}: use parse, arena, name_uid or dns_decode"
+            )));
+        }
     };
     let mut arena_bytes_per_op = 0;
     reset_alloc_stats();
@@ -75,7 +83,9 @@ pub fn benchmark(
                 core::hint::black_box(dns_work(core::hint::black_box(&message)).ok());
             }
             _ => {
-                core::hint::black_box(split_name_and_uid(core::hint::black_box(input), dialect).ok());
+                core::hint::black_box(
+                    split_name_and_uid(core::hint::black_box(input), dialect).ok(),
+                );
             }
         }
     }
@@ -97,7 +107,11 @@ pub(crate) fn dns_work(bytes: &[u8]) -> leanwire_core::dns::Result<usize> {
     for q in message.questions() {
         seen += q.name.labels().count();
     }
-    for record in message.answers().chain(message.authority()).chain(message.additional()) {
+    for record in message
+        .answers()
+        .chain(message.authority())
+        .chain(message.additional())
+    {
         seen += record.name.labels().count() + 1;
         record.data()?;
     }
@@ -115,7 +129,8 @@ pub(crate) fn hex_bytes(text: &str) -> Result<Vec<u8>, JsError> {
         .enumerate()
         .map(|(i, pair)| {
             let text = core::str::from_utf8(pair).map_err(js_error)?;
-            u8::from_str_radix(text, 16).map_err(|_| js_error(format_args!("invalid hex at digit {}", 2 * i)))
+            u8::from_str_radix(text, 16)
+                .map_err(|_| js_error(format_args!("invalid hex at digit {}", 2 * i)))
         })
         .collect()
 }

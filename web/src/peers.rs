@@ -17,21 +17,29 @@ use crate::js_error;
 #[wasm_bindgen(js_name = peerBenchmark)]
 pub fn peer_benchmark(op: &str, input: &str, iterations: u32) -> Result<BenchmarkRun, JsError> {
     let message = match op {
-        "parse" | "arena" => url::Url::parse(input).map(|_| Vec::new()).map_err(js_error)?,
+        "parse" | "arena" => url::Url::parse(input)
+            .map(|_| Vec::new())
+            .map_err(js_error)?,
         "name_uid" => Vec::new(),
         "dns_decode" => {
             let bytes = hex_bytes(input)?;
             hickory_work(&bytes).map_err(js_error)?;
             bytes
         }
-        _ => return Err(js_error(format_args!("unknown op {op:?}: use parse, arena, name_uid or dns_decode"))),
+        _ => {
+            return Err(js_error(format_args!(
+                "unknown op {op:?}: use parse, arena, name_uid or dns_decode"
+            )));
+        }
     };
     reset_alloc_stats();
     for _ in 0..iterations {
         let input = core::hint::black_box(input);
         match op {
             "name_uid" => {
-                let split = input.split_once('#').map(|(name, uid)| (name, uid.parse::<i32>().ok()));
+                let split = input
+                    .split_once('#')
+                    .map(|(name, uid)| (name, uid.parse::<i32>().ok()));
                 core::hint::black_box(split);
             }
             "dns_decode" => {
@@ -59,7 +67,12 @@ fn hickory_work(bytes: &[u8]) -> Result<usize, hickory_proto::serialize::binary:
     for q in &message.queries {
         seen += usize::from(q.name.num_labels());
     }
-    for record in message.answers.iter().chain(&message.authorities).chain(&message.additionals) {
+    for record in message
+        .answers
+        .iter()
+        .chain(&message.authorities)
+        .chain(&message.additionals)
+    {
         seen += usize::from(record.name.num_labels()) + 1;
         core::hint::black_box(&record.data);
     }

@@ -109,13 +109,21 @@ impl<'a> ElementReport<'a> {
         let error = check_actor_name(input, dialect)
             .err()
             .map(|e| e.to_string());
-        ElementReport { input: Some(input), ok: error.is_none(), error }
+        ElementReport {
+            input: Some(input),
+            ok: error.is_none(),
+            error,
+        }
     }
 
     /// The report for a null name, which Akka refuses.
     pub fn null(dialect: Dialect) -> Self {
         let error = InvalidActorName::null(dialect).to_string();
-        ElementReport { input: None, ok: false, error: Some(error) }
+        ElementReport {
+            input: None,
+            ok: false,
+            error: Some(error),
+        }
     }
 }
 

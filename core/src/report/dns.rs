@@ -133,7 +133,10 @@ impl DnsMessageReport {
     pub fn decode(bytes: &[u8]) -> Self {
         match Self::try_decode(bytes) {
             Ok(report) => report,
-            Err(e) => DnsMessageReport::Failed { ok: false, error: e.to_string() },
+            Err(e) => DnsMessageReport::Failed {
+                ok: false,
+                error: e.to_string(),
+            },
         }
     }
 
@@ -154,7 +157,11 @@ impl DnsMessageReport {
         };
         let question = message
             .questions()
-            .map(|q| QuestionReport { name: q.name.to_string(), qtype: q.qtype.to_string(), class: q.qclass.to_string() })
+            .map(|q| QuestionReport {
+                name: q.name.to_string(),
+                qtype: q.qtype.to_string(),
+                class: q.qclass.to_string(),
+            })
             .collect();
         let edns = message.edns().map(|e| EdnsReport {
             version: e.version,
@@ -175,7 +182,10 @@ impl DnsMessageReport {
 }
 
 fn records(records: Records<'_>) -> crate::dns::Result<Vec<RecordReport>> {
-    records.filter(|r| r.rtype != Rtype::Opt).map(|r| record_report(&r)).collect()
+    records
+        .filter(|r| r.rtype != Rtype::Opt)
+        .map(|r| record_report(&r))
+        .collect()
 }
 
 fn record_report(record: &Record<'_>) -> crate::dns::Result<RecordReport> {
@@ -190,6 +200,9 @@ fn record_report(record: &Record<'_>) -> crate::dns::Result<RecordReport> {
 }
 
 fn option_report(option: EdnsOption<'_>) -> EdnsOptionReport {
-    EdnsOptionReport { code: option.code(), name: option.name(), text: option.to_string() }
+    EdnsOptionReport {
+        code: option.code(),
+        name: option.name(),
+        text: option.to_string(),
+    }
 }
-

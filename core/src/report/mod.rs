@@ -10,4 +10,6 @@ mod actor;
 mod dns;
 
 pub use actor::{ActorPathReport, AddressReport, ElementReport};
-pub use dns::{DnsHeaderReport, DnsMessageReport, EdnsOptionReport, EdnsReport, QuestionReport, RecordReport};
+pub use dns::{
+    DnsHeaderReport, DnsMessageReport, EdnsOptionReport, EdnsReport, QuestionReport, RecordReport,
+};

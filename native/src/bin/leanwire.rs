@@ -155,7 +155,8 @@ fn decode_hex(text: &str, out: &mut Vec<u8>) -> Result<(), String> {
         }
         let digit = (b as char)
             .to_digit(16)
-            .ok_or_else(|| format!("invalid hex digit {:?} at offset {at}", b as char))? as u8;
+            .ok_or_else(|| format!("invalid hex digit {:?} at offset {at}", b as char))?
+            as u8;
         match high.take() {
             None => high = Some(digit),
             Some(h) => out.push(h << 4 | digit),

@@ -54,16 +54,14 @@ impl AddrInfoList {
         // The wide, NUL-terminated name lives on the stack, so the call makes
         // no heap traffic of ours.
         let mut name = [0u16; MAX_NAME + 1];
-        let mut len = 0;
-        for unit in host.encode_utf16() {
-            if len == MAX_NAME || unit == 0 {
+        for (i, unit) in host.encode_utf16().enumerate() {
+            if i == MAX_NAME || unit == 0 {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidInput,
                     "host name too long or contains a NUL",
                 ));
             }
-            name[len] = unit;
-            len += 1;
+            name[i] = unit;
         }
         start_winsock();
 
