@@ -1,5 +1,6 @@
-//! A small, fixed pool of threads for calls that block (`getaddrinfo`), so
-//! that a future never blocks the thread that polls it.
+//! A small, fixed pool of threads for calls that block (`getaddrinfo`, a
+//! stub resolver's socket exchange), so that a future never blocks the
+//! thread that polls it.
 //!
 //! The pool starts on first use with 2 to 4 threads (the machine's
 //! parallelism, clamped), fed by one channel. It never grows: a blocking
@@ -9,8 +10,13 @@
 //!
 //! The threads are never joined; they end with the process.
 
+use std::future::Future;
+use std::io;
+use std::panic::{self, AssertUnwindSafe};
+use std::pin::Pin;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::task::{Context, Poll, Waker};
 use std::thread;
 
 /// The fewest and the most threads the pool starts.
@@ -70,5 +76,82 @@ fn work(rx: &Mutex<Receiver<Arc<dyn Job>>>) {
             Ok(job) => job.run(),
             Err(mpsc::RecvError) => return,
         }
+    }
+}
+
+/// A blocking closure's result, awaited as a future.
+pub(crate) struct Task<T> {
+    shared: Arc<TaskShared<T>>,
+}
+
+/// Where a [`Task`]'s work, result and waker meet.
+struct TaskShared<T> {
+    work: Mutex<Option<Box<dyn FnOnce() -> io::Result<T> + Send>>>,
+    state: Mutex<TaskState<T>>,
+}
+
+struct TaskState<T> {
+    result: Option<io::Result<T>>,
+    waker: Option<Waker>,
+}
+
+/// Runs `work` on the pool; the returned future resolves to its result. A
+/// panic in `work` becomes an error.
+pub(crate) fn spawn<T: Send + 'static>(
+    work: impl FnOnce() -> io::Result<T> + Send + 'static,
+) -> Task<T> {
+    let shared = Arc::new(TaskShared {
+        work: Mutex::new(Some(Box::new(work))),
+        state: Mutex::new(TaskState {
+            result: None,
+            waker: None,
+        }),
+    });
+    submit(Arc::clone(&shared) as Arc<dyn Job>);
+    Task { shared }
+}
+
+impl<T: Send> Job for TaskShared<T> {
+    fn run(&self) {
+        let work = self
+            .work
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
+        let Some(work) = work else { return };
+        let result = panic::catch_unwind(AssertUnwindSafe(work))
+            .unwrap_or_else(|_| Err(io::Error::other("a blocking task panicked")));
+        let waker = {
+            let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+            state.result = Some(result);
+            state.waker.take()
+        };
+        if let Some(waker) = waker {
+            waker.wake();
+        }
+    }
+}
+
+impl<T> Future for Task<T> {
+    type Output = io::Result<T>;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<T>> {
+        let mut state = self
+            .shared
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(result) = state.result.take() {
+            return Poll::Ready(result);
+        }
+        // Stored under the lock, so a result that lands after this wakes us.
+        if !state
+            .waker
+            .as_ref()
+            .is_some_and(|w| w.will_wake(cx.waker()))
+        {
+            state.waker = Some(cx.waker().clone());
+        }
+        Poll::Pending
     }
 }

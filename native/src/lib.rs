@@ -13,6 +13,7 @@ pub use leanwire_core as core;
 
 mod blocking;
 pub mod resolve;
+pub mod stub;
 #[allow(unsafe_code)]
 mod sys;
 
