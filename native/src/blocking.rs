@@ -84,9 +84,12 @@ pub(crate) struct Task<T> {
     shared: Arc<TaskShared<T>>,
 }
 
+/// The closure a [`Task`] runs.
+type Work<T> = Box<dyn FnOnce() -> io::Result<T> + Send>;
+
 /// Where a [`Task`]'s work, result and waker meet.
 struct TaskShared<T> {
-    work: Mutex<Option<Box<dyn FnOnce() -> io::Result<T> + Send>>>,
+    work: Mutex<Option<Work<T>>>,
     state: Mutex<TaskState<T>>,
 }
 

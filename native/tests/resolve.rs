@@ -334,10 +334,10 @@ fn join_all<F: Future + Unpin>(mut futures: Vec<F>) -> Vec<F::Output> {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         for (future, output) in futures.iter_mut().zip(&mut outputs) {
-            if output.is_none() {
-                if let Poll::Ready(out) = Pin::new(future).poll(&mut cx) {
-                    *output = Some(out);
-                }
+            if output.is_none()
+                && let Poll::Ready(out) = Pin::new(future).poll(&mut cx)
+            {
+                *output = Some(out);
             }
         }
         if outputs.iter().all(Option::is_some) {

@@ -244,10 +244,13 @@ fn tcp_only_and_async(nsd: &Nsd) {
     }
 }
 
+/// A named check that runs against the shared server.
+type Scenario = (&'static str, fn(&Nsd));
+
 #[test]
 fn against_nsd() {
     let nsd = Nsd::start();
-    let scenarios: [(&str, fn(&Nsd)); 7] = [
+    let scenarios: [Scenario; 7] = [
         ("cname_chain", cname_chain),
         ("mx_txt_srv_caa", mx_txt_srv_caa),
         ("svcb_and_https", svcb_and_https),

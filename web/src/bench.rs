@@ -121,7 +121,7 @@ pub(crate) fn dns_work(bytes: &[u8]) -> leanwire_core::dns::Result<usize> {
 /// The bytes of a hex string (whitespace allowed).
 pub(crate) fn hex_bytes(text: &str) -> Result<Vec<u8>, JsError> {
     let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return Err(js_error("odd number of hex digits"));
     }
     digits

@@ -96,10 +96,10 @@ impl<'b> PathNode<'b> {
     ) -> Result<&'b PathNode<'b>, Error> {
         let dialect = self.address.dialect();
         let (name, uid) = split_name_and_uid(name_and_uid, dialect)?;
-        if dialect == Dialect::Jvm {
-            if let Some(slash) = name.find('/') {
-                return Err(Error::new(ErrorKind::NameHasSeparator, slash));
-            }
+        if dialect == Dialect::Jvm
+            && let Some(slash) = name.find('/')
+        {
+            return Err(Error::new(ErrorKind::NameHasSeparator, slash));
         }
         self.push(bump, name, uid)
     }
