@@ -157,7 +157,7 @@ impl<'a> Iterator for Questions<'a> {
     fn next(&mut self) -> Option<Question<'a>> {
         self.remaining = self.remaining.checked_sub(1)?;
         // `Message::parse` read every question already.
-        let (question, next) = Question::parse(self.bytes, self.pos).ok()?;
+        let (question, next) = Question::parse_checked(self.bytes, self.pos).ok()?;
         self.pos = next;
         Some(question)
     }
@@ -184,7 +184,7 @@ impl<'a> Iterator for Records<'a> {
     fn next(&mut self) -> Option<Record<'a>> {
         self.remaining = self.remaining.checked_sub(1)?;
         // `Message::parse` read every record already.
-        let (record, next) = Record::parse(self.bytes, self.pos).ok()?;
+        let (record, next) = Record::parse_checked(self.bytes, self.pos).ok()?;
         self.pos = next;
         Some(record)
     }

@@ -22,9 +22,9 @@ use super::error::{Error, ErrorKind, Result};
 pub const MAX_NAME_LEN: usize = 255;
 /// The longest label [RFC 1035 §2.3.4].
 pub const MAX_LABEL_LEN: usize = 63;
-/// The most label and pointer positions one name may visit: 127 one-octet
-/// labels, a pointer after each, and the root.
-const MAX_STEPS: usize = 255;
+/// The most compression pointers one name may follow. Real names follow one
+/// or two; a longer chain is refused as a loop would be.
+const MAX_JUMPS: usize = 32;
 
 /// A domain name inside a message. The labels stay where they are; a view
 /// follows compression pointers as it is read.
@@ -48,6 +48,8 @@ const MAX_STEPS: usize = 255;
 pub struct Name<'a> {
     message: &'a [u8],
     start: usize,
+    /// The length written out in full; 0 when not yet counted (a name read
+    /// by [`split_checked`](Self::split_checked)), since a real one is at least 1.
     wire_len: u8,
 }
 
@@ -58,19 +60,14 @@ impl<'a> Name<'a> {
         let mut pos = offset;
         let mut end = None;
         let mut wire_len = 0usize;
-        // The label and pointer positions this name has read, to catch loops.
-        let mut visited = [0u32; MAX_STEPS];
-        let mut seen = 0;
+        // Where the pointers led. The walk from a position is always the
+        // same, so a loop is exactly a pointer that leads somewhere again.
+        let mut jumps = [0u16; MAX_JUMPS];
+        let mut jumped = 0;
         loop {
             let len = *message
                 .get(pos)
                 .ok_or(Error::new(ErrorKind::ShortInput, pos))?;
-            // Positions only repeat through pointers, which stay below 2^14.
-            if seen == MAX_STEPS || visited[..seen].contains(&(pos as u32)) {
-                return Err(Error::new(ErrorKind::PointerLoop, pos));
-            }
-            visited[seen] = pos as u32;
-            seen += 1;
             match len & 0xc0 {
                 0x00 => {
                     let label_end = pos + 1 + usize::from(len);
@@ -97,7 +94,14 @@ impl<'a> Name<'a> {
                         .ok_or(Error::new(ErrorKind::ShortInput, pos + 1))?;
                     let target = usize::from(len & 0x3f) << 8 | usize::from(low);
                     match target.cmp(&pos) {
-                        Ordering::Less => {}
+                        Ordering::Less
+                            if jumped < MAX_JUMPS
+                                && !jumps[..jumped].contains(&(target as u16)) =>
+                        {
+                            jumps[jumped] = target as u16;
+                            jumped += 1;
+                        }
+                        Ordering::Less => return Err(Error::new(ErrorKind::PointerLoop, pos)),
                         Ordering::Equal => return Err(Error::new(ErrorKind::PointerLoop, pos)),
                         Ordering::Greater => {
                             return Err(Error::new(ErrorKind::ForwardPointer, pos));
@@ -109,6 +113,33 @@ impl<'a> Name<'a> {
                 _ => return Err(Error::new(ErrorKind::ReservedLabelType, pos)),
             }
         }
+    }
+
+    /// [`parse`](Self::parse) for a name that was parsed before, in a message
+    /// that [`Message::parse`](super::Message::parse) checked: it only finds
+    /// where the name ends, without checking again. On bytes that were not
+    /// checked it still stops, after at most [`MAX_NAME_LEN`] steps, but the
+    /// name it returns may be wrong.
+    pub(crate) fn split_checked(message: &'a [u8], offset: usize) -> (Self, usize) {
+        let mut pos = offset;
+        while let Some(&len) = message.get(pos) {
+            if len & 0xc0 == 0xc0 {
+                pos += 2;
+                break;
+            }
+            pos += 1 + usize::from(len);
+            if len == 0 {
+                break;
+            }
+        }
+        (
+            Name {
+                message,
+                start: offset,
+                wire_len: 0,
+            },
+            pos,
+        )
     }
 
     /// The root name, `.`.
@@ -130,13 +161,16 @@ impl<'a> Name<'a> {
     }
 
     /// The length of the name written out in full, in octets (1 for the root).
-    pub const fn wire_len(&self) -> usize {
-        self.wire_len as usize
+    pub fn wire_len(&self) -> usize {
+        match self.wire_len {
+            0 => self.labels().map(|l| 1 + l.len()).sum::<usize>() + 1,
+            n => usize::from(n),
+        }
     }
 
     /// Whether this is the root name.
-    pub const fn is_root(&self) -> bool {
-        self.wire_len == 1
+    pub fn is_root(&self) -> bool {
+        self.labels().next().is_none()
     }
 
     /// The number of labels, the root not counted.
@@ -151,7 +185,7 @@ impl<'a> Name<'a> {
 
     /// Whether two names have the same labels byte for byte (case included).
     pub fn eq_exact(&self, other: &Name<'_>) -> bool {
-        self.wire_len == other.wire_len && self.labels().eq(other.labels())
+        self.labels().eq(other.labels())
     }
 
     /// The name written out in full, as a value that owns its bytes.
@@ -266,7 +300,7 @@ fn labels_eq<'x, 'y>(a: impl Iterator<Item = &'x [u8]>, b: impl Iterator<Item = 
 
 impl PartialEq for Name<'_> {
     fn eq(&self, other: &Self) -> bool {
-        self.wire_len == other.wire_len && labels_eq(self.labels(), other.labels())
+        labels_eq(self.labels(), other.labels())
     }
 }
 
@@ -475,10 +509,11 @@ mod tests {
 
     #[test]
     fn pointer_back_to_a_visited_label() {
+        // The loop closes at the pointer (offset 4) when it leads to 0 again.
         let msg = b"\x03www\xc0\x00";
         assert_eq!(
             parse(msg, 0).unwrap_err(),
-            Error::new(ErrorKind::PointerLoop, 0)
+            Error::new(ErrorKind::PointerLoop, 4)
         );
     }
 

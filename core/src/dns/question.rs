@@ -20,6 +20,17 @@ impl<'a> Question<'a> {
     /// Reads the question at `offset`; returns it with the offset after it.
     pub fn parse(message: &'a [u8], offset: usize) -> Result<(Self, usize)> {
         let (name, at) = Name::parse(message, offset)?;
+        Self::after_name(message, name, at)
+    }
+
+    /// [`parse`](Self::parse) in a message that [`Message::parse`](super::Message::parse) checked.
+    pub(crate) fn parse_checked(message: &'a [u8], offset: usize) -> Result<(Self, usize)> {
+        let (name, at) = Name::split_checked(message, offset);
+        Self::after_name(message, name, at)
+    }
+
+    /// The type and class after the name, which ends at `at`.
+    fn after_name(message: &'a [u8], name: Name<'a>, at: usize) -> Result<(Self, usize)> {
         let fixed = message
             .get(at..at + 4)
             .ok_or(Error::new(ErrorKind::ShortInput, message.len()))?;

@@ -28,6 +28,17 @@ impl<'a> Record<'a> {
     /// The RDATA's bounds are checked, its contents are not.
     pub fn parse(message: &'a [u8], offset: usize) -> Result<(Self, usize)> {
         let (name, at) = Name::parse(message, offset)?;
+        Self::after_name(message, name, at)
+    }
+
+    /// [`parse`](Self::parse) in a message that [`Message::parse`](super::Message::parse) checked.
+    pub(crate) fn parse_checked(message: &'a [u8], offset: usize) -> Result<(Self, usize)> {
+        let (name, at) = Name::split_checked(message, offset);
+        Self::after_name(message, name, at)
+    }
+
+    /// The fixed fields after the owner name, which ends at `at`.
+    fn after_name(message: &'a [u8], name: Name<'a>, at: usize) -> Result<(Self, usize)> {
         let fixed = message
             .get(at..at + 10)
             .ok_or(Error::new(ErrorKind::ShortInput, message.len()))?;
