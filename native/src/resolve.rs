@@ -11,10 +11,10 @@
 //!
 //! The async calls are the primary API, as in the .NET seed: a name is
 //! resolved on a small pool of blocking threads (2 to 4, started on first
-//! use), so polling never blocks. The sync calls drive the same futures to
-//! completion on the calling thread, so there is one implementation; for a
-//! name that costs a hand-off to a pool thread and back, which on a busy
-//! machine can take longer than the lookup itself.
+//! use), so polling never blocks. The sync calls drive the same futures
+//! with `pollster::block_on`, so there is one implementation; their futures
+//! run the lookup job on the calling thread, which is blocked waiting anyway,
+//! rather than hand it to a pool thread and back.
 //! [`lookup_host_into`] is the exception: it writes into a buffer that the
 //! caller owns, so it asks the resolver directly, on the calling thread.
 //!
@@ -23,7 +23,7 @@
 //! | [`lookup_host_into`] | none, for a literal or a name |
 //! | [`lookup_host`], [`lookup_host_async`], literal | one: the answer |
 //! | [`lookup_host_async`], name | the answer (exactly sized) and the job sent to the pool, which carries the name |
-//! | [`lookup_host`], name | as [`lookup_host_async`], plus the waker of `pollster::block_on` |
+//! | [`lookup_host`], name | the answer and the job, run on the calling thread |
 //!
 //! The OS resolver allocates memory of its own for a name (glibc's
 //! `getaddrinfo` calls `malloc`); that is outside Rust's allocator and this
@@ -150,7 +150,7 @@ pub fn lookup_host_into(host: &str, out: &mut [IpAddr]) -> io::Result<usize> {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn lookup_host(host: &str) -> io::Result<Box<[IpAddr]>> {
-    wait(lookup_host_async(host))
+    wait(LookupHost(Op::new(host, Runner::ThisThread)))
 }
 
 /// Resolves `host` to its canonical name and addresses: .NET's
@@ -183,7 +183,7 @@ pub fn lookup_host(host: &str) -> io::Result<Box<[IpAddr]>> {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn lookup_host_entry(host: &str) -> io::Result<HostEntry> {
-    wait(lookup_host_entry_async(host))
+    wait(LookupHostEntry(Op::new(host, Runner::ThisThread)))
 }
 
 /// Resolves `host` as a future: .NET's `Dns.GetHostAddressesAsync`.
@@ -207,7 +207,7 @@ pub fn lookup_host_entry(host: &str) -> io::Result<HostEntry> {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn lookup_host_async(host: &str) -> LookupHost {
-    LookupHost(Op::new(host))
+    LookupHost(Op::new(host, Runner::Pool))
 }
 
 /// Resolves `host` to its canonical name and addresses, as a future: .NET's
@@ -223,7 +223,7 @@ pub fn lookup_host_async(host: &str) -> LookupHost {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn lookup_host_entry_async(host: &str) -> LookupHostEntry {
-    LookupHostEntry(Op::new(host))
+    LookupHostEntry(Op::new(host, Runner::Pool))
 }
 
 /// A host's canonical name and addresses, from [`lookup_host_entry`].
@@ -426,15 +426,25 @@ impl NameBuf {
     }
 }
 
+/// Where a lookup future runs its blocking job.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Runner {
+    /// On the blocking pool, so that the polling thread never blocks.
+    Pool,
+    /// On the thread that polls: for the sync calls, whose caller waits
+    /// anyway, so the job skips the hop to the pool and back.
+    ThisThread,
+}
+
 /// A lookup future's state.
 enum Op<T> {
     /// Refused by [`classify`]; reported on the first poll.
     Invalid(io::Error),
     /// Answered on the first poll.
     Literal(IpAddr),
-    /// Not yet handed to the pool. The job is built with the future, so
-    /// that the future stays small and the name lives in one place.
-    Name(Arc<Lookup<T>>),
+    /// Not yet run. The job is built with the future, so that the future
+    /// stays small and the name lives in one place.
+    Name(Arc<Lookup<T>>, Runner),
     /// On the pool; the job holds the answer when done.
     Waiting(Arc<Lookup<T>>),
     /// The answer was returned.
@@ -442,17 +452,20 @@ enum Op<T> {
 }
 
 impl<T: Answer> Op<T> {
-    fn new(host: &str) -> Op<T> {
+    fn new(host: &str, runner: Runner) -> Op<T> {
         match classify(host) {
             Err(err) => Op::Invalid(err),
             Ok(Host::Literal(ip)) => Op::Literal(ip),
-            Ok(Host::Name(name)) => Op::Name(Arc::new(Lookup {
-                name: NameBuf::new(name),
-                state: Mutex::new(LookupState {
-                    answer: None,
-                    waker: None,
+            Ok(Host::Name(name)) => Op::Name(
+                Arc::new(Lookup {
+                    name: NameBuf::new(name),
+                    state: Mutex::new(LookupState {
+                        answer: None,
+                        waker: None,
+                    }),
                 }),
-            })),
+                runner,
+            ),
         }
     }
 
@@ -460,7 +473,7 @@ impl<T: Answer> Op<T> {
         match self {
             Op::Invalid(_) => "Invalid",
             Op::Literal(_) => "Literal",
-            Op::Name(_) => "Name",
+            Op::Name(..) => "Name",
             Op::Waiting(_) => "Waiting",
             Op::Done => "Done",
         }
@@ -470,10 +483,14 @@ impl<T: Answer> Op<T> {
         let job = match mem::replace(self, Op::Done) {
             Op::Invalid(err) => return Poll::Ready(Err(err)),
             Op::Literal(ip) => return Poll::Ready(Ok(T::literal(ip))),
-            Op::Name(job) => {
+            Op::Name(job, Runner::Pool) => {
                 // The waker is stored below, under the lock: a job that is
                 // already done by then has left its answer instead.
                 blocking::submit(Arc::clone(&job) as Arc<dyn Job>);
+                job
+            }
+            Op::Name(job, Runner::ThisThread) => {
+                job.run();
                 job
             }
             Op::Waiting(job) => job,

@@ -3,101 +3,17 @@
 //!
 //! `scripts/setup` installs NSD. Without it this test fails, saying so.
 
-use std::net::{Ipv4Addr, SocketAddr, UdpSocket};
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::net::{Ipv4Addr, UdpSocket};
 use std::time::{Duration, Instant};
 
 use leanwire_native::core::dns::{RData, Rcode, Rtype};
 use leanwire_native::stub::{Response, StubResolver, Transport};
 
-/// A loopback NSD serving `tests/nsd/*.zone*`.
-struct Nsd {
-    dir: PathBuf,
-    port: u16,
+mod support {
+    pub mod nsd;
 }
 
-impl Nsd {
-    fn start() -> Nsd {
-        let status = Command::new("nsd").arg("-v").output();
-        assert!(
-            status.is_ok(),
-            "NSD is not installed (scripts/setup installs it with apt-get install nsd)"
-        );
-        let port = free_port();
-        let dir = std::env::temp_dir().join(format!("leanwire-nsd-{}-{port}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let zones = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nsd");
-        for entry in std::fs::read_dir(&zones).unwrap() {
-            let path = entry.unwrap().path();
-            let name = path.file_name().unwrap().to_str().unwrap().to_owned();
-            if name.ends_with(".zone") || name.ends_with(".zone.signed") {
-                std::fs::copy(&path, dir.join(&name)).unwrap();
-            }
-        }
-        let conf = std::fs::read_to_string(zones.join("nsd.conf"))
-            .unwrap()
-            .replace("@DIR@", dir.to_str().unwrap())
-            .replace("port: 5353", &format!("port: {port}"));
-        std::fs::write(dir.join("nsd.conf"), conf).unwrap();
-        let conf = dir.join("nsd.conf");
-        let checked = Command::new("nsd-checkconf").arg(&conf).status().unwrap();
-        assert!(
-            checked.success(),
-            "nsd-checkconf refused {}",
-            conf.display()
-        );
-        let started = Command::new("nsd").arg("-c").arg(&conf).status().unwrap();
-        assert!(
-            started.success(),
-            "nsd did not start; see {}",
-            dir.join("nsd.log").display()
-        );
-        let nsd = Nsd { dir, port };
-        // NSD answers once it has loaded the zones.
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while nsd
-            .resolver()
-            .timeout(Duration::from_millis(200))
-            .query_sync("example.test", Rtype::Soa)
-            .is_err()
-        {
-            assert!(
-                Instant::now() < deadline,
-                "NSD on port {port} did not answer within 10 s"
-            );
-        }
-        nsd
-    }
-
-    fn address(&self) -> SocketAddr {
-        (Ipv4Addr::LOCALHOST, self.port).into()
-    }
-
-    fn resolver(&self) -> StubResolver {
-        StubResolver::new([self.address()]).recursion_desired(false)
-    }
-}
-
-impl Drop for Nsd {
-    fn drop(&mut self) {
-        if let Ok(pid) = std::fs::read_to_string(self.dir.join("nsd.pid")) {
-            let _ = Command::new("kill").arg(pid.trim()).status();
-        }
-        let _ = std::fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// A port that was free a moment ago, for UDP and TCP.
-fn free_port() -> u16 {
-    loop {
-        let udp = UdpSocket::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
-        let port = udp.local_addr().unwrap().port();
-        if std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).is_ok() {
-            return port;
-        }
-    }
-}
+use support::nsd::{Nsd, free_port};
 
 /// The answers of `rtype`, in presentation form, in wire order.
 fn in_order(response: &Response, rtype: Rtype) -> Vec<String> {

@@ -4,18 +4,33 @@
 //! leanwire actor parse [--dialect dotnet|jvm] [PATH... | -]
 //! leanwire actor valid-element [--dialect dotnet|jvm] NAME... | -
 //! leanwire dns decode [HEX... | -]
+//! leanwire dns query NAME [TYPE] [@SERVER[:PORT]] [--tcp] [--dnssec] [--json] [--timeout SECONDS]
+//! leanwire resolve HOST... | -
 //! ```
 //!
-//! Each command prints one JSON object per input, on one line. A bad input is
-//! reported in its object and does not change the exit status; a usage error
-//! exits with 2.
+//! Each command but `dns query` prints one JSON object per input, on one
+//! line. A bad input is reported in its object and does not change the exit
+//! status; a usage error exits with 2.
+//!
+//! `dns query` asks one question and prints the response as dig does, or
+//! with `--json` as the one-line report of `dns decode`. A response is a
+//! success whatever its rcode (NXDOMAIN included); no response at all exits
+//! with 9, as dig does, and any other failure with 1.
 
+use std::fmt::{self, Write as _};
 use std::io::{self, BufRead, BufWriter, Write};
+use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
+use std::time::Duration;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::error::ErrorKind;
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use leanwire_native::core::actor::Dialect;
+use leanwire_native::core::dns::{Message, Record, Rtype};
 use leanwire_native::core::report::{ActorPathReport, DnsMessageReport, ElementReport};
+use leanwire_native::resolve::lookup_host;
+use leanwire_native::stub::{DNS_PORT, Response, StubResolver};
+use serde::Serialize;
 
 #[derive(Parser)]
 #[command(name = "leanwire", version, about = "Allocation-free protocol toolkit")]
@@ -32,6 +47,12 @@ enum Command {
     /// DNS messages.
     #[command(subcommand)]
     Dns(DnsCommand),
+    /// Resolve host names with the OS resolver, one JSON report per host.
+    Resolve {
+        /// Names or IP literals; `-` reads one host per line from stdin.
+        #[arg(required = true, value_name = "HOST")]
+        inputs: Vec<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -42,6 +63,37 @@ enum DnsCommand {
         #[arg(required = true, value_name = "HEX")]
         inputs: Vec<String>,
     },
+    /// Ask a DNS server one question and print the response, like dig.
+    Query(QueryArgs),
+}
+
+/// `dns query`: the words are parsed by [`QueryArgs::question`], since dig
+/// lets `@SERVER` come anywhere.
+#[derive(Args)]
+#[command(override_usage = "leanwire dns query [OPTIONS] NAME [TYPE] [@SERVER[:PORT]]")]
+struct QueryArgs {
+    /// NAME, then TYPE (any mnemonic or TYPEnnn, case ignored; default A),
+    /// and `@SERVER[:PORT]` in any position: an IPv4 or IPv6 address
+    /// (`@[::1]:5353` with a port). Without it, the servers of
+    /// /etc/resolv.conf are asked.
+    // Not `required`: a lone `@SERVER` is missing its name as well, and
+    // `question` says so for both.
+    #[arg(num_args = 1..=3, value_name = "ARG")]
+    words: Vec<String>,
+    /// Ask over TCP from the start (UDP falls back to TCP anyway when the
+    /// answer is truncated).
+    #[arg(long)]
+    tcp: bool,
+    /// Set the DO bit, asking for DNSSEC records.
+    #[arg(long)]
+    dnssec: bool,
+    /// Print the response as the one-line JSON report of `dns decode`.
+    #[arg(long)]
+    json: bool,
+    /// How long to wait for each answer, in seconds (fractions allowed);
+    /// each server is tried twice.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    timeout: Option<Duration>,
 }
 
 #[derive(Subcommand)]
@@ -106,6 +158,10 @@ fn main() -> ExitCode {
                 serde_json::to_writer(out, &report)
             })
         }
+        Command::Dns(DnsCommand::Query(args)) => return dns_query(&args),
+        Command::Resolve { inputs } => each_input(&inputs, |out, host| {
+            serde_json::to_writer(out, &HostReport::lookup(host))
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -165,5 +221,415 @@ fn decode_hex(text: &str, out: &mut Vec<u8>) -> Result<(), String> {
     match high {
         None => Ok(()),
         Some(_) => Err(format!("odd number of hex digits ({})", text.len())),
+    }
+}
+
+/// The exit status when no server answered, as dig's.
+const EXIT_NO_ANSWER: u8 = 9;
+
+/// `dns query`: asks, prints the response (or why there is none), and picks
+/// the exit status.
+fn dns_query(args: &QueryArgs) -> ExitCode {
+    let (name, rtype, server) = args.question();
+    let mut out = io::stdout().lock();
+    let printed = args.ask(name, rtype, server).and_then(|response| {
+        if !args.json {
+            // RDATA that is malformed for its type prints in the RFC 3597 form.
+            return Ok(print_dig(&mut out, &response));
+        }
+        match DnsMessageReport::decode(response.bytes()) {
+            // The report fails a message with malformed RDATA; printing it
+            // would say `"ok":false` with status 0.
+            DnsMessageReport::Failed { error, .. } => Err(QueryFailure::other(format!(
+                "the response from {} does not decode: {error}",
+                response.server()
+            ))),
+            report => Ok(json_line(&mut out, &report)),
+        }
+    });
+    let (written, status) = match printed {
+        Ok(written) => (written, ExitCode::SUCCESS),
+        Err(failure) => {
+            eprintln!("leanwire: {}", failure.message);
+            let written = if args.json {
+                let report = DnsMessageReport::Failed {
+                    ok: false,
+                    error: failure.message,
+                };
+                json_line(&mut out, &report)
+            } else {
+                Ok(())
+            };
+            (written, ExitCode::from(failure.status))
+        }
+    };
+    match written.and_then(|()| out.flush()) {
+        Ok(()) => status,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => status,
+        Err(e) => {
+            eprintln!("leanwire: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+impl QueryArgs {
+    /// The name, the type and the server's text from the words, which dig
+    /// lets come in any order but NAME before TYPE. A missing name, a bad
+    /// type or a word too many is a usage error: exits with 2.
+    fn question(&self) -> (&str, Rtype, Option<&str>) {
+        let mut server = None;
+        let mut rest = Vec::with_capacity(2);
+        for word in &self.words {
+            match word.strip_prefix('@') {
+                Some(_) if server.is_some() => usage_error(
+                    ErrorKind::ArgumentConflict,
+                    format!("a second server '{word}': one @SERVER at most"),
+                ),
+                Some(text) => server = Some(text),
+                None => rest.push(word.as_str()),
+            }
+        }
+        let (name, rtype) = match rest[..] {
+            [name] => (name, Rtype::A),
+            [name, rtype] => match Rtype::from_mnemonic(rtype) {
+                Some(rtype) => (name, rtype),
+                None => usage_error(
+                    ErrorKind::InvalidValue,
+                    format!(
+                        "invalid value '{rtype}' for 'TYPE': not a DNS type \
+                         (a mnemonic such as AAAA, or TYPEnnn)"
+                    ),
+                ),
+            },
+            [] => usage_error(
+                ErrorKind::MissingRequiredArgument,
+                "the following required arguments were not provided:\n  NAME",
+            ),
+            [_, _, extra, ..] => usage_error(
+                ErrorKind::UnknownArgument,
+                format!("unexpected argument '{extra}': NAME and TYPE are already given"),
+            ),
+        };
+        (name, rtype, server)
+    }
+
+    /// Asks the server named after `@`, or else the system's.
+    fn ask(
+        &self,
+        name: &str,
+        rtype: Rtype,
+        server: Option<&str>,
+    ) -> Result<Response, QueryFailure> {
+        let resolver = match server {
+            Some(text) => StubResolver::new([parse_server(text).ok_or_else(|| {
+                QueryFailure::other(format!(
+                    "bad server {text:?}: expected an IPv4 or IPv6 address and an \
+                     optional port (@192.0.2.1:5353, @[2001:db8::1]:5353)"
+                ))
+            })?]),
+            None => StubResolver::from_system()
+                .map_err(|e| QueryFailure::other(format!("/etc/resolv.conf: {e}")))?,
+        };
+        let mut resolver = resolver
+            .recursion_desired(true)
+            .dnssec(self.dnssec)
+            .tcp_only(self.tcp);
+        if let Some(timeout) = self.timeout {
+            resolver = resolver.timeout(timeout);
+        }
+        resolver
+            .query_sync(name, rtype)
+            .map_err(|e| QueryFailure::from_stub(e, resolver.servers()))
+    }
+}
+
+/// Exits with a clap usage error (status 2) that shows `dns query`'s usage.
+fn usage_error(kind: ErrorKind, message: impl fmt::Display) -> ! {
+    let mut cli = Cli::command();
+    cli.build();
+    match cli
+        .find_subcommand_mut("dns")
+        .and_then(|dns| dns.find_subcommand_mut("query"))
+    {
+        Some(query) => query.error(kind, message).exit(),
+        None => cli.error(kind, message).exit(),
+    }
+}
+
+/// `SERVER[:PORT]` after the `@`: `192.0.2.1`, `192.0.2.1:5353`,
+/// `2001:db8::1`, `[2001:db8::1]` or `[2001:db8::1]:5353`. A bare IPv6
+/// address takes no port: its last group would be read as one.
+fn parse_server(text: &str) -> Option<SocketAddr> {
+    if let Ok(ip) = text.parse::<IpAddr>() {
+        return Some(SocketAddr::new(ip, DNS_PORT));
+    }
+    if let Ok(address) = text.parse::<SocketAddr>() {
+        return Some(address);
+    }
+    let inner = text.strip_prefix('[')?.strip_suffix(']')?;
+    let ip = inner.parse::<std::net::Ipv6Addr>().ok()?;
+    Some(SocketAddr::new(ip.into(), DNS_PORT))
+}
+
+/// `--timeout`: a positive number of seconds.
+fn parse_timeout(text: &str) -> Result<Duration, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 => {
+            Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
+        }
+        _ => Err("expected a number of seconds greater than 0".into()),
+    }
+}
+
+/// Why `dns query` has no response to print, and the exit status that says so.
+struct QueryFailure {
+    status: u8,
+    message: String,
+}
+
+impl QueryFailure {
+    /// A failure that is not the servers' silence: status 1.
+    fn other(message: String) -> Self {
+        QueryFailure { status: 1, message }
+    }
+
+    fn no_answer(message: String) -> Self {
+        QueryFailure {
+            status: EXIT_NO_ANSWER,
+            message,
+        }
+    }
+
+    /// Sorts an error of `StubResolver::query`: a query refused before it
+    /// was sent (a bad name) is status 1; anything on the way to or from the
+    /// servers means they gave no answer, status 9.
+    fn from_stub(e: io::Error, servers: &[SocketAddr]) -> Self {
+        let servers = servers
+            .iter()
+            .map(SocketAddr::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        match e.kind() {
+            io::ErrorKind::InvalidInput | io::ErrorKind::NotFound | io::ErrorKind::Other => {
+                QueryFailure::other(e.to_string())
+            }
+            // The UDP exchange's own error already says which server and how
+            // long: "no answer from 192.0.2.1:53 within 2s".
+            io::ErrorKind::TimedOut if e.get_ref().is_some() => {
+                QueryFailure::no_answer(e.to_string())
+            }
+            // A TCP connect or read that timed out (EAGAIN from SO_RCVTIMEO).
+            io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock => {
+                QueryFailure::no_answer(format!("no answer from {servers}: timed out"))
+            }
+            _ => QueryFailure::no_answer(format!("no answer from {servers}: {e}")),
+        }
+    }
+}
+
+/// Writes `report` as one line of JSON.
+fn json_line(out: &mut impl Write, report: &impl Serialize) -> io::Result<()> {
+    serde_json::to_writer(&mut *out, report)?;
+    out.write_all(b"\n")
+}
+
+/// Writes `response` as dig does.
+fn print_dig(out: &mut impl Write, response: &Response) -> io::Result<()> {
+    // The stub resolver checked the message when it arrived.
+    let message = response
+        .message()
+        .map_err(|e| io::Error::other(format!("malformed response: {e}")))?;
+    write!(out, "{}", DigText { response, message })
+}
+
+/// dig's columns: a record's TTL, class, type and RDATA start at these, with
+/// tab stops every 8 (`dns_master_stylecreate(.., 24, 32, 40, 48, 80, 8, ..)`
+/// in BIND's `bin/dig/dig.c`). A question's class and type go to the same
+/// columns as a record's, counted from after the question's `;`.
+const TTL_COLUMN: usize = 24;
+const CLASS_COLUMN: usize = 32;
+const TYPE_COLUMN: usize = 40;
+const RDATA_COLUMN: usize = 48;
+const TAB_WIDTH: usize = 8;
+
+/// A response in dig's text form: the header, the OPT pseudosection, the
+/// sections that are not empty, and the query's statistics.
+struct DigText<'a> {
+    response: &'a Response,
+    message: Message<'a>,
+}
+
+impl fmt::Display for DigText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = &self.message;
+        let h = message.header();
+        writeln!(
+            f,
+            ";; ->>HEADER<<- opcode: {}, status: {}, id: {}",
+            h.opcode,
+            message.rcode(),
+            h.id
+        )?;
+        f.write_str(";; flags:")?;
+        let flags = [
+            (h.qr, "qr"),
+            (h.aa, "aa"),
+            (h.tc, "tc"),
+            (h.rd, "rd"),
+            (h.ra, "ra"),
+            (h.ad, "ad"),
+            (h.cd, "cd"),
+        ];
+        for (_, flag) in flags.iter().filter(|(set, _)| *set) {
+            write!(f, " {flag}")?;
+        }
+        if h.z {
+            f.write_str("; MBZ: 0x4")?;
+        }
+        writeln!(
+            f,
+            "; QUERY: {}, ANSWER: {}, AUTHORITY: {}, ADDITIONAL: {}",
+            h.qdcount, h.ancount, h.nscount, h.arcount
+        )?;
+
+        if let Some(edns) = message.edns() {
+            f.write_str("\n;; OPT PSEUDOSECTION:\n")?;
+            write!(f, "; EDNS: version: {}, flags:", edns.version)?;
+            if edns.dnssec_ok {
+                f.write_str(" do")?;
+            }
+            if edns.z != 0 {
+                write!(f, "; MBZ: {:#06x},", edns.z)?;
+            }
+            writeln!(f, "; udp: {}", edns.payload_size)?;
+            for option in edns.options() {
+                writeln!(f, "; {option}")?;
+            }
+        }
+
+        let mut questions = message.questions().peekable();
+        if questions.peek().is_some() {
+            f.write_str("\n;; QUESTION SECTION:\n")?;
+            for q in questions {
+                let (name, class, qtype) = (q.name.to_string(), q.qclass, q.qtype);
+                // dig counts the columns from after the `;`.
+                f.write_char(';')?;
+                columns(
+                    f,
+                    &name,
+                    [
+                        (CLASS_COLUMN, &*class.to_string()),
+                        (TYPE_COLUMN, &*qtype.to_string()),
+                    ],
+                )?;
+            }
+        }
+
+        let sections = [
+            ("ANSWER", message.answers()),
+            ("AUTHORITY", message.authority()),
+            // The OPT record is the pseudosection above.
+            ("ADDITIONAL", message.additional()),
+        ];
+        for (title, records) in sections {
+            let mut records = records.filter(|r| r.rtype != Rtype::Opt).peekable();
+            if records.peek().is_none() {
+                continue;
+            }
+            write!(f, "\n;; {title} SECTION:\n")?;
+            for record in records {
+                record_line(f, &record)?;
+            }
+        }
+
+        let server = self.response.server();
+        write!(
+            f,
+            "\n;; Query time: {} msec\n;; SERVER: {}#{}({})\n;; MSG SIZE  rcvd: {}\n",
+            self.response.elapsed().as_millis(),
+            server.ip(),
+            server.port(),
+            self.response.transport(),
+            self.response.bytes().len()
+        )
+    }
+}
+
+/// A record as dig prints it: `Record`'s text with its first four spaces
+/// turned into tabs to dig's columns. A name prints a space as `\032`, and
+/// TTL, class and type have none, so those four are the spaces between the
+/// fields; the RDATA keeps its own.
+fn record_line(f: &mut fmt::Formatter<'_>, record: &Record<'_>) -> fmt::Result {
+    let text = record.to_string();
+    let mut fields = text.splitn(5, ' ');
+    let name = fields.next().unwrap_or_default();
+    let stops = [TTL_COLUMN, CLASS_COLUMN, TYPE_COLUMN, RDATA_COLUMN];
+    columns(f, name, stops.into_iter().zip(fields))
+}
+
+/// Writes `first`, then each field at its column, and ends the line.
+///
+/// Tabs pad to the column as in dig. Where the text before a field runs
+/// past its column, dig writes one space; this writes one tab, so that the
+/// fields always split on tabs.
+fn columns<'t>(
+    f: &mut fmt::Formatter<'_>,
+    first: &str,
+    fields: impl IntoIterator<Item = (usize, &'t str)>,
+) -> fmt::Result {
+    f.write_str(first)?;
+    let mut column = first.len();
+    for (stop, field) in fields {
+        loop {
+            f.write_char('\t')?;
+            column = (column / TAB_WIDTH + 1) * TAB_WIDTH;
+            if column >= stop {
+                break;
+            }
+        }
+        f.write_str(field)?;
+        column += field.len();
+    }
+    f.write_char('\n')
+}
+
+/// The report for one host of `leanwire resolve`.
+///
+/// ```json
+/// {"host":"localhost","ok":true,"addresses":["127.0.0.1","::1"]}
+/// {"host":"x.invalid","ok":false,"error":"Name or service not known"}
+/// ```
+#[derive(Serialize)]
+#[serde(untagged)]
+enum HostReport<'a> {
+    /// The distinct addresses, in the resolver's order.
+    Resolved {
+        host: &'a str,
+        ok: bool,
+        addresses: Box<[IpAddr]>,
+    },
+    /// The resolver's (or the host check's) error.
+    Failed {
+        host: &'a str,
+        ok: bool,
+        error: String,
+    },
+}
+
+impl<'a> HostReport<'a> {
+    fn lookup(host: &'a str) -> Self {
+        match lookup_host(host) {
+            Ok(addresses) => HostReport::Resolved {
+                host,
+                ok: true,
+                addresses,
+            },
+            Err(e) => HostReport::Failed {
+                host,
+                ok: false,
+                error: e.to_string(),
+            },
+        }
     }
 }

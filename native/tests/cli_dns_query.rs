@@ -1,0 +1,361 @@
+//! `leanwire dns query`: dig's text, the JSON report, and the exit statuses,
+//! against NSD started on 127.0.0.1 with the zones in `tests/nsd/` (as in
+//! `stub_resolver.rs`) and against a socket that never answers.
+//!
+//! `scripts/setup` installs NSD. Without it the NSD test fails, saying so.
+
+use std::net::{Ipv4Addr, UdpSocket};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+mod support {
+    pub mod nsd;
+}
+
+use support::nsd::Nsd;
+
+/// `@127.0.0.1:PORT`, the server argument for `nsd`.
+fn at(nsd: &Nsd) -> String {
+    format!("@{}", nsd.address())
+}
+
+/// What a run of `leanwire` left behind.
+struct Run {
+    status: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn leanwire(args: &[&str]) -> Run {
+    let out = Command::new(env!("CARGO_BIN_EXE_leanwire"))
+        .args(args)
+        .output()
+        .expect("leanwire runs");
+    Run {
+        status: out.status.code(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// `dns query ARGS...`, which must succeed.
+fn query(args: &[&str]) -> String {
+    let run = leanwire(&[&["dns", "query"], args].concat());
+    assert_eq!(run.status, Some(0), "{args:?}: {}", run.stderr);
+    run.stdout
+}
+
+/// The lines of the section titled `title` (`;; ANSWER SECTION:`), up to
+/// the blank line that ends it; `None` if the section is not there.
+fn section<'t>(text: &'t str, title: &str) -> Option<Vec<&'t str>> {
+    let mut lines = text.lines();
+    lines.find(|l| *l == format!(";; {title} SECTION:"))?;
+    Some(lines.take_while(|l| !l.is_empty()).collect())
+}
+
+/// A section's records, split on tabs, with `type`'s ones sorted: the order
+/// within a record set is the server's choice.
+fn records<'t>(lines: &[&'t str], rtype: &str) -> Vec<Vec<&'t str>> {
+    let mut set: Vec<Vec<&str>> = lines
+        .iter()
+        .map(|l| l.split('\t').filter(|f| !f.is_empty()).collect::<Vec<_>>())
+        .filter(|fields| fields.get(3) == Some(&rtype))
+        .collect();
+    set.sort();
+    set
+}
+
+fn text_answer_with_the_cname_chain(nsd: &Nsd) {
+    let text = query(&["www.example.test", "A", &at(&nsd)]);
+    let mut lines = text.lines();
+    let header = lines.next().unwrap();
+    assert!(
+        header.starts_with(";; ->>HEADER<<- opcode: QUERY, status: NOERROR, id: "),
+        "{text}"
+    );
+    assert!(
+        lines
+            .next()
+            .unwrap()
+            .starts_with(";; flags: qr aa rd; QUERY: 1, ANSWER: 6, AUTHORITY: 2, ADDITIONAL: "),
+        "{text}"
+    );
+    // dig's columns: the owner, then tabs to column 24, 32, 40 and 48.
+    assert_eq!(
+        section(&text, "QUESTION").unwrap(),
+        [";www.example.test.\t\tIN\tA"]
+    );
+    let answer = section(&text, "ANSWER").unwrap();
+    assert_eq!(
+        answer[..2],
+        [
+            "www.example.test.\t3600\tIN\tCNAME\twww.cdn.example.test.",
+            "www.cdn.example.test.\t3600\tIN\tCNAME\tedge.example.test.",
+        ],
+        "{text}"
+    );
+    let a: Vec<&str> = records(&answer, "A").iter().map(|r| r[4]).collect();
+    assert_eq!(a, ["192.0.2.10", "192.0.2.11", "192.0.2.12", "192.0.2.13"]);
+    assert_eq!(answer.len(), 6, "{text}");
+    // The OPT record is the pseudosection, not a record of ADDITIONAL.
+    assert!(text.contains("\n\n;; OPT PSEUDOSECTION:\n; EDNS: version: 0, flags:; udp: 1232\n"));
+    assert!(
+        !section(&text, "ADDITIONAL")
+            .unwrap()
+            .iter()
+            .any(|l| l.contains("OPT"))
+    );
+    assert!(
+        text.contains(&format!(
+            "\n;; SERVER: 127.0.0.1#{}(UDP)\n",
+            nsd.address().port()
+        )),
+        "{text}"
+    );
+    assert!(text.contains("\n;; Query time: ") && text.contains("\n;; MSG SIZE  rcvd: "));
+}
+
+fn the_server_may_come_first_and_the_type_in_lowercase(nsd: &Nsd) {
+    let text = query(&[&at(&nsd), "mail.example.test", "aaaa"]);
+    assert_eq!(
+        section(&text, "QUESTION").unwrap(),
+        [";mail.example.test.\t\tIN\tAAAA"]
+    );
+    // mail has no AAAA: NOERROR with no ANSWER section at all.
+    assert!(text.contains("status: NOERROR"), "{text}");
+    assert_eq!(section(&text, "ANSWER"), None, "{text}");
+    // Without a TYPE, A.
+    let text = query(&["mail.example.test", &at(&nsd)]);
+    assert_eq!(
+        section(&text, "ANSWER").unwrap(),
+        ["mail.example.test.\t3600\tIN\tA\t192.0.2.25"]
+    );
+}
+
+fn a_generic_type(nsd: &Nsd) {
+    let text = query(&["example.test", "type65534", &at(&nsd)]);
+    assert_eq!(
+        section(&text, "QUESTION").unwrap(),
+        [";example.test.\t\t\tIN\tTYPE65534"]
+    );
+    assert!(text.contains("status: NOERROR"), "{text}");
+}
+
+fn a_truncated_answer_comes_over_tcp(nsd: &Nsd) {
+    let text = query(&["big.example.test", "TXT", &at(&nsd)]);
+    let answer = section(&text, "ANSWER").unwrap();
+    assert_eq!(records(&answer, "TXT").len(), 40);
+    assert!(
+        text.contains(&format!(
+            "\n;; SERVER: 127.0.0.1#{}(TCP)\n",
+            nsd.address().port()
+        )),
+        "{text}"
+    );
+    let flags = text.lines().nth(1).unwrap();
+    assert!(
+        !flags.contains(" tc"),
+        "the answer over TCP is whole: {flags}"
+    );
+}
+
+fn tcp_when_asked(nsd: &Nsd) {
+    let text = query(&["example.test", "SOA", &at(&nsd), "--tcp"]);
+    assert!(
+        text.contains(&format!("#{}(TCP)\n", nsd.address().port())),
+        "{text}"
+    );
+    assert_eq!(
+        section(&text, "ANSWER").unwrap(),
+        [
+            "example.test.\t\t3600\tIN\tSOA\tns1.example.test. hostmaster.example.test. \
+             2024061501 7200 3600 1209600 3600"
+        ]
+    );
+}
+
+fn json_is_the_decode_report(nsd: &Nsd) {
+    let stdout = query(&["--json", "big.example.test", "TXT", &at(&nsd)]);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    // Key order is part of the contract: it is `dns decode`'s.
+    assert!(
+        lines[0].starts_with(r#"{"ok":true,"header":{"id":"#),
+        "{stdout}"
+    );
+    let report: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(report["ok"], true);
+    assert_eq!(report["header"]["rcode"], "NOERROR");
+    assert_eq!(report["header"]["tc"], false);
+    assert_eq!(
+        report["question"],
+        serde_json::json!([{"name": "big.example.test.", "type": "TXT", "class": "IN"}])
+    );
+    let answer = report["answer"].as_array().unwrap();
+    assert_eq!(answer.len(), 40);
+    assert!(
+        answer
+            .iter()
+            .all(|r| r["type"] == "TXT" && r["ttl"] == 3600)
+    );
+    assert_eq!(report["edns"]["payload"], 1232);
+    let additional = report["additional"].as_array().unwrap();
+    assert!(additional.iter().all(|r| r["type"] != "OPT"));
+}
+
+fn nxdomain_is_an_answer(nsd: &Nsd) {
+    let text = query(&["nonexistent.example.test", &at(&nsd)]);
+    assert!(
+        text.starts_with(";; ->>HEADER<<- opcode: QUERY, status: NXDOMAIN, id: "),
+        "{text}"
+    );
+    assert_eq!(section(&text, "ANSWER"), None, "{text}");
+    let authority = section(&text, "AUTHORITY").unwrap();
+    assert_eq!(records(&authority, "SOA").len(), 1, "{text}");
+
+    let stdout = query(&["nonexistent.example.test", &at(&nsd), "--json"]);
+    let report: serde_json::Value = serde_json::from_str(stdout.trim_end()).unwrap();
+    assert_eq!(
+        (&report["ok"], &report["header"]["rcode"]),
+        (&true.into(), &"NXDOMAIN".into())
+    );
+}
+
+fn dnssec_sets_do_and_brings_rrsigs(nsd: &Nsd) {
+    let plain = query(&["example.test", "A", &at(&nsd)]);
+    assert!(
+        plain.contains("\n; EDNS: version: 0, flags:; udp: "),
+        "{plain}"
+    );
+    assert!(!plain.contains("RRSIG"), "{plain}");
+
+    let signed = query(&["example.test", "A", &at(&nsd), "--dnssec"]);
+    assert!(
+        signed.contains("\n; EDNS: version: 0, flags: do; udp: "),
+        "{signed}"
+    );
+    let answer = section(&signed, "ANSWER").unwrap();
+    let rrsig = records(&answer, "RRSIG");
+    assert_eq!(rrsig.len(), 1, "{signed}");
+    assert_eq!(rrsig[0][..4], ["example.test.", "3600", "IN", "RRSIG"]);
+    assert!(rrsig[0][4].starts_with("A 13 2 3600 "), "{signed}");
+    assert_eq!(records(&answer, "A").len(), 1, "{signed}");
+}
+
+/// A named check that runs against the shared server.
+type Scenario = (&'static str, fn(&Nsd));
+
+#[test]
+fn against_nsd() {
+    let nsd = Nsd::start();
+    let scenarios: [Scenario; 8] = [
+        (
+            "text_answer_with_the_cname_chain",
+            text_answer_with_the_cname_chain,
+        ),
+        (
+            "the_server_may_come_first_and_the_type_in_lowercase",
+            the_server_may_come_first_and_the_type_in_lowercase,
+        ),
+        ("a_generic_type", a_generic_type),
+        (
+            "a_truncated_answer_comes_over_tcp",
+            a_truncated_answer_comes_over_tcp,
+        ),
+        ("tcp_when_asked", tcp_when_asked),
+        ("json_is_the_decode_report", json_is_the_decode_report),
+        ("nxdomain_is_an_answer", nxdomain_is_an_answer),
+        (
+            "dnssec_sets_do_and_brings_rrsigs",
+            dnssec_sets_do_and_brings_rrsigs,
+        ),
+    ];
+    for (name, scenario) in scenarios {
+        println!("scenario {name}");
+        scenario(&nsd);
+    }
+}
+
+#[test]
+fn no_answer_exits_9_naming_the_server() {
+    // A socket that is bound but never read: queries to it go unanswered.
+    let silent = UdpSocket::bind((Ipv4Addr::LOCALHOST, 0)).unwrap();
+    let server = silent.local_addr().unwrap();
+    let at = format!("@{server}");
+
+    let started = Instant::now();
+    let run = leanwire(&["dns", "query", "example.test", &at, "--timeout", "1"]);
+    assert_eq!(run.status, Some(9), "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        format!("leanwire: no answer from {server} within 1s\n")
+    );
+    assert_eq!(run.stdout, "");
+    assert!(started.elapsed() < Duration::from_secs(10));
+
+    let run = leanwire(&[
+        "dns",
+        "query",
+        "example.test",
+        &at,
+        "--timeout",
+        "0.2",
+        "--json",
+    ]);
+    assert_eq!(run.status, Some(9), "{}", run.stderr);
+    let report: serde_json::Value = serde_json::from_str(run.stdout.trim_end()).unwrap();
+    assert_eq!(
+        report,
+        serde_json::json!({"ok": false, "error": format!("no answer from {server} within 200ms")})
+    );
+    assert!(run.stderr.contains("no answer from"), "{}", run.stderr);
+}
+
+#[test]
+fn a_bad_name_or_server_exits_1() {
+    // Both are refused before anything is sent.
+    let run = leanwire(&["dns", "query", "a..b", "@127.0.0.1:9", "--json"]);
+    assert_eq!(run.status, Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("leanwire: bad name \"a..b\""),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.starts_with(r#"{"ok":false,"error":"bad name"#),
+        "{}",
+        run.stdout
+    );
+
+    for server in ["@localhost", "@127.0.0.1:x", "@[127.0.0.1]", "@"] {
+        let run = leanwire(&["dns", "query", "example.test", server]);
+        assert_eq!(run.status, Some(1), "{server}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with("leanwire: bad server"),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(run.stdout, "");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["example.test", "NOPE", "@127.0.0.1"][..],
+        &["example.test", "TYPE65536", "@127.0.0.1"],
+        &[],
+        &["@127.0.0.1"],
+        &["example.test", "A", "extra"],
+        &["example.test", "@127.0.0.1", "@127.0.0.2"],
+        &["example.test", "@127.0.0.1", "--timeout", "0"],
+        &["example.test", "@127.0.0.1", "--timeout", "soon"],
+    ] {
+        let run = leanwire(&[&["dns", "query"], args].concat());
+        assert_eq!(run.status, Some(2), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args:?}");
+        assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
+    }
+    let run = leanwire(&["dns", "query", "example.test", "NOPE", "@127.0.0.1"]);
+    assert!(run.stderr.contains("'NOPE'"), "{}", run.stderr);
+}

@@ -1,0 +1,94 @@
+//! `leanwire resolve`: one JSON object per host, in order, and the exit
+//! statuses. Only `localhost` goes to the OS resolver (it is in
+//! /etc/hosts); `bad..name` has an empty label, which the resolver refuses
+//! without asking a DNS server.
+
+use std::io::Write;
+use std::net::IpAddr;
+use std::process::{Command, Stdio};
+
+fn leanwire(args: &[&str], stdin: &str) -> (Option<i32>, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("leanwire runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+}
+
+#[test]
+fn one_line_per_host_in_order_and_failures_keep_status_0() {
+    let (status, stdout) = leanwire(
+        &["resolve", "localhost", "127.0.0.1", "::1", "bad..name"],
+        "",
+    );
+    assert_eq!(
+        status,
+        Some(0),
+        "a host that fails does not fail the command"
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+
+    let localhost: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    assert_eq!(
+        (&localhost["host"], &localhost["ok"]),
+        (&"localhost".into(), &true.into())
+    );
+    let addresses = localhost["addresses"].as_array().unwrap();
+    assert!(!addresses.is_empty(), "{stdout}");
+    for address in addresses {
+        let ip: IpAddr = address.as_str().unwrap().parse().unwrap();
+        assert!(ip.is_loopback(), "{ip}");
+    }
+
+    // A literal is its own answer; the key order is part of the contract.
+    assert_eq!(
+        lines[1],
+        r#"{"host":"127.0.0.1","ok":true,"addresses":["127.0.0.1"]}"#
+    );
+    assert_eq!(lines[2], r#"{"host":"::1","ok":true,"addresses":["::1"]}"#);
+
+    assert!(
+        lines[3].starts_with(r#"{"host":"bad..name","ok":false,"error":""#),
+        "{stdout}"
+    );
+    let failed: serde_json::Value = serde_json::from_str(lines[3]).unwrap();
+    assert!(!failed["error"].as_str().unwrap().is_empty());
+    assert_eq!(failed.get("addresses"), None);
+}
+
+#[test]
+fn dash_reads_one_host_per_line_from_stdin() {
+    let (status, stdout) = leanwire(
+        &["resolve", "127.0.0.2", "-", "::1"],
+        "[::1]\r\n\n192.0.2.1\n",
+    );
+    assert_eq!(status, Some(0));
+    assert_eq!(
+        stdout.lines().collect::<Vec<_>>(),
+        [
+            r#"{"host":"127.0.0.2","ok":true,"addresses":["127.0.0.2"]}"#,
+            r#"{"host":"[::1]","ok":true,"addresses":["::1"]}"#,
+            r#"{"host":"","ok":false,"error":"the host name is empty"}"#,
+            r#"{"host":"192.0.2.1","ok":true,"addresses":["192.0.2.1"]}"#,
+            r#"{"host":"::1","ok":true,"addresses":["::1"]}"#,
+        ]
+    );
+}
+
+#[test]
+fn no_host_is_a_usage_error() {
+    let (status, stdout) = leanwire(&["resolve"], "localhost\n");
+    assert_eq!(status, Some(2));
+    assert_eq!(stdout, "");
+}
