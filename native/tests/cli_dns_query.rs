@@ -66,7 +66,7 @@ fn records<'t>(lines: &[&'t str], rtype: &str) -> Vec<Vec<&'t str>> {
 }
 
 fn text_answer_with_the_cname_chain(nsd: &Nsd) {
-    let text = query(&["www.example.test", "A", &at(&nsd)]);
+    let text = query(&["www.example.test", "A", &at(nsd)]);
     let mut lines = text.lines();
     let header = lines.next().unwrap();
     assert!(
@@ -116,7 +116,7 @@ fn text_answer_with_the_cname_chain(nsd: &Nsd) {
 }
 
 fn the_server_may_come_first_and_the_type_in_lowercase(nsd: &Nsd) {
-    let text = query(&[&at(&nsd), "mail.example.test", "aaaa"]);
+    let text = query(&[&at(nsd), "mail.example.test", "aaaa"]);
     assert_eq!(
         section(&text, "QUESTION").unwrap(),
         [";mail.example.test.\t\tIN\tAAAA"]
@@ -125,7 +125,7 @@ fn the_server_may_come_first_and_the_type_in_lowercase(nsd: &Nsd) {
     assert!(text.contains("status: NOERROR"), "{text}");
     assert_eq!(section(&text, "ANSWER"), None, "{text}");
     // Without a TYPE, A.
-    let text = query(&["mail.example.test", &at(&nsd)]);
+    let text = query(&["mail.example.test", &at(nsd)]);
     assert_eq!(
         section(&text, "ANSWER").unwrap(),
         ["mail.example.test.\t3600\tIN\tA\t192.0.2.25"]
@@ -133,7 +133,7 @@ fn the_server_may_come_first_and_the_type_in_lowercase(nsd: &Nsd) {
 }
 
 fn a_generic_type(nsd: &Nsd) {
-    let text = query(&["example.test", "type65534", &at(&nsd)]);
+    let text = query(&["example.test", "type65534", &at(nsd)]);
     assert_eq!(
         section(&text, "QUESTION").unwrap(),
         [";example.test.\t\t\tIN\tTYPE65534"]
@@ -142,7 +142,7 @@ fn a_generic_type(nsd: &Nsd) {
 }
 
 fn a_truncated_answer_comes_over_tcp(nsd: &Nsd) {
-    let text = query(&["big.example.test", "TXT", &at(&nsd)]);
+    let text = query(&["big.example.test", "TXT", &at(nsd)]);
     let answer = section(&text, "ANSWER").unwrap();
     assert_eq!(records(&answer, "TXT").len(), 40);
     assert!(
@@ -160,7 +160,7 @@ fn a_truncated_answer_comes_over_tcp(nsd: &Nsd) {
 }
 
 fn tcp_when_asked(nsd: &Nsd) {
-    let text = query(&["example.test", "SOA", &at(&nsd), "--tcp"]);
+    let text = query(&["example.test", "SOA", &at(nsd), "--tcp"]);
     assert!(
         text.contains(&format!("#{}(TCP)\n", nsd.address().port())),
         "{text}"
@@ -175,7 +175,7 @@ fn tcp_when_asked(nsd: &Nsd) {
 }
 
 fn json_is_the_decode_report(nsd: &Nsd) {
-    let stdout = query(&["--json", "big.example.test", "TXT", &at(&nsd)]);
+    let stdout = query(&["--json", "big.example.test", "TXT", &at(nsd)]);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 1, "{stdout}");
     // Key order is part of the contract: it is `dns decode`'s.
@@ -204,7 +204,7 @@ fn json_is_the_decode_report(nsd: &Nsd) {
 }
 
 fn nxdomain_is_an_answer(nsd: &Nsd) {
-    let text = query(&["nonexistent.example.test", &at(&nsd)]);
+    let text = query(&["nonexistent.example.test", &at(nsd)]);
     assert!(
         text.starts_with(";; ->>HEADER<<- opcode: QUERY, status: NXDOMAIN, id: "),
         "{text}"
@@ -213,7 +213,7 @@ fn nxdomain_is_an_answer(nsd: &Nsd) {
     let authority = section(&text, "AUTHORITY").unwrap();
     assert_eq!(records(&authority, "SOA").len(), 1, "{text}");
 
-    let stdout = query(&["nonexistent.example.test", &at(&nsd), "--json"]);
+    let stdout = query(&["nonexistent.example.test", &at(nsd), "--json"]);
     let report: serde_json::Value = serde_json::from_str(stdout.trim_end()).unwrap();
     assert_eq!(
         (&report["ok"], &report["header"]["rcode"]),
@@ -222,14 +222,14 @@ fn nxdomain_is_an_answer(nsd: &Nsd) {
 }
 
 fn dnssec_sets_do_and_brings_rrsigs(nsd: &Nsd) {
-    let plain = query(&["example.test", "A", &at(&nsd)]);
+    let plain = query(&["example.test", "A", &at(nsd)]);
     assert!(
         plain.contains("\n; EDNS: version: 0, flags:; udp: "),
         "{plain}"
     );
     assert!(!plain.contains("RRSIG"), "{plain}");
 
-    let signed = query(&["example.test", "A", &at(&nsd), "--dnssec"]);
+    let signed = query(&["example.test", "A", &at(nsd), "--dnssec"]);
     assert!(
         signed.contains("\n; EDNS: version: 0, flags: do; udp: "),
         "{signed}"
