@@ -10,6 +10,7 @@
 //! # Modules
 //! - [`actor`]: Akka actor paths and addresses, in the Akka.NET and Akka JVM dialects.
 //! - [`dns`]: DNS messages: decoding views, typed RDATA, and a compressing builder.
+//! - [`error`]: the one error type they share: a codec's kind enum and a byte offset.
 //! - `report` (feature `report`): the JSON-shaped results that the `leanwire`
 //!   command prints and the npm package returns, defined once for both.
 #![no_std]
@@ -23,6 +24,7 @@ extern crate std;
 
 pub mod actor;
 pub mod dns;
+pub mod error;
 #[cfg(feature = "report")]
 pub mod report;
 

@@ -2,25 +2,18 @@
 //!
 //! The whole file is one test, so that no other test's allocations are counted.
 
-use std::alloc::System;
 use std::fmt::Write as _;
 
 use bumpalo::Bump;
 use leanwire_core::actor::{
     ActorPath, Dialect, PathNode, PathView, is_valid_path_element, split_name_and_uid,
 };
-use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-/// How many times `f` asked the heap for memory.
-fn heap_allocations(f: impl FnOnce()) -> usize {
-    let region = Region::new(GLOBAL);
-    f();
-    let change = region.change();
-    change.allocations + change.reallocations
+mod support {
+    pub mod heap;
 }
+
+use support::heap::heap_allocations;
 
 #[test]
 fn no_heap_allocation() {

@@ -6,24 +6,14 @@ mod support {
     // Only the vector list and the hex reader are used here.
     #[allow(dead_code)]
     pub mod dns_cases;
+    pub mod heap;
 }
 
-use std::alloc::System;
 use std::fmt::Write as _;
 
 use leanwire_core::dns::{Class, EdnsParams, Message, MessageBuilder, NameBuf, Rtype, Section};
-use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use support::dns_cases::{MESSAGES_JSON, hex};
-
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-fn heap_allocations(f: impl FnOnce()) -> usize {
-    let region = Region::new(GLOBAL);
-    f();
-    let change = region.change();
-    change.allocations + change.reallocations
-}
+use support::heap::heap_allocations;
 
 #[test]
 fn no_heap_allocation() {

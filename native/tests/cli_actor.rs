@@ -1,27 +1,13 @@
 //! `leanwire actor ...`: the output contract, stdin mode and exit codes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod support {
+    pub mod cli;
+}
+
+use support::cli::leanwire;
 
 /// `dialect<TAB>report` lines; `web/tests` checks the npm package against the same file.
 const GOLDEN: &str = include_str!("golden/actor_parse.tsv");
-
-fn leanwire(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("leanwire runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
 
 fn golden(dialect: &str) -> Vec<(String, &'static str)> {
     GOLDEN
@@ -46,11 +32,11 @@ fn parse_matches_the_golden_reports_from_stdin() {
             .collect();
         let out = leanwire(&["actor", "parse", "--dialect", dialect, "-"], &stdin);
         assert_eq!(
-            out.status.code(),
+            out.status,
             Some(0),
             "bad inputs do not change the exit status"
         );
-        let stdout = String::from_utf8(out.stdout).unwrap();
+        let stdout = out.stdout;
         let got: Vec<&str> = stdout.lines().collect();
         let want: Vec<&str> = cases.iter().map(|(_, report)| *report).collect();
         assert_eq!(got, want);
@@ -63,7 +49,7 @@ fn parse_arguments_and_stdin_mix_in_order() {
         &["actor", "parse", "akka://a/x", "-", "akka://c/z"],
         "akka://b/y\r\n",
     );
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stdout = out.stdout;
     let systems: Vec<String> = stdout
         .lines()
         .map(|l| {
@@ -76,11 +62,7 @@ fn parse_arguments_and_stdin_mix_in_order() {
 #[test]
 fn default_dialect_is_dotnet() {
     let out = leanwire(&["actor", "parse", "akka://host:1234/a"], "");
-    assert!(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .contains(r#""system":"host:1234""#)
-    );
+    assert!(out.stdout.contains(r#""system":"host:1234""#));
 }
 
 #[test]
@@ -92,7 +74,7 @@ fn usage_errors_exit_2() {
         &["nope"],
     ] {
         let out = leanwire(args, "");
-        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert_eq!(out.status, Some(2), "{args:?}");
         assert!(out.stdout.is_empty());
         assert!(!out.stderr.is_empty());
     }
@@ -101,8 +83,8 @@ fn usage_errors_exit_2() {
 #[test]
 fn valid_element_reports_akkas_message() {
     let out = leanwire(&["actor", "valid-element", "ok-name", "$x", "a%2F"], "");
-    assert_eq!(out.status.code(), Some(0));
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(out.status, Some(0));
+    let stdout = out.stdout;
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], r#"{"input":"ok-name","ok":true}"#);
     assert!(lines[1].starts_with(r#"{"input":"$x","ok":false,"error":"Illegal actor name [$x]. Actor paths MUST: not start with `$`"#));
@@ -112,7 +94,7 @@ fn valid_element_reports_akkas_message() {
         &["actor", "valid-element", "--dialect", "jvm", "-"],
         "a(b)\n",
     );
-    let stdout = String::from_utf8(out.stdout).unwrap();
+    let stdout = out.stdout;
     assert!(
         stdout.contains("illegal character [(] at position: 1"),
         "{stdout}"

@@ -1,35 +1,21 @@
 //! `leanwire dns decode`: the output contract, stdin mode and exit codes.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod support {
+    pub mod cli;
+}
+
+use support::cli::leanwire;
 
 /// `hex<TAB>report` lines; `web/tests` checks `decodeDnsMessage` against the same file.
 const GOLDEN: &str = include_str!("golden/dns_decode.tsv");
-
-fn leanwire(args: &[&str], stdin: &str) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("leanwire runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (out.status.code(), String::from_utf8(out.stdout).unwrap())
-}
 
 #[test]
 fn decode_matches_the_golden_reports_from_stdin() {
     let (inputs, reports): (Vec<&str>, Vec<&str>) =
         GOLDEN.lines().filter_map(|l| l.split_once('\t')).unzip();
     assert!(inputs.len() > 50);
-    let (status, stdout) = leanwire(&["dns", "decode", "-"], &(inputs.join("\n") + "\n"));
+    let run = leanwire(&["dns", "decode", "-"], &(inputs.join("\n") + "\n"));
+    let (status, stdout) = (run.status, run.stdout);
     assert_eq!(
         status,
         Some(0),
@@ -59,7 +45,7 @@ fn decode_reports_opt_as_edns_not_as_a_record() {
 
 #[test]
 fn decode_arguments_accept_spaces_and_name_bad_hex() {
-    let (status, stdout) = leanwire(
+    let run = leanwire(
         &[
             "dns",
             "decode",
@@ -68,6 +54,7 @@ fn decode_arguments_accept_spaces_and_name_bad_hex() {
         ],
         "",
     );
+    let (status, stdout) = (run.status, run.stdout);
     assert_eq!(status, Some(0));
     let lines: Vec<serde_json::Value> = stdout
         .lines()
@@ -80,5 +67,5 @@ fn decode_arguments_accept_spaces_and_name_bad_hex() {
 
 #[test]
 fn decode_without_input_is_a_usage_error() {
-    assert_eq!(leanwire(&["dns", "decode"], "").0, Some(2));
+    assert_eq!(leanwire(&["dns", "decode"], "").status, Some(2));
 }

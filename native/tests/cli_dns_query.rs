@@ -5,13 +5,15 @@
 //! `scripts/setup` installs NSD. Without it the NSD test fails, saying so.
 
 use std::net::{Ipv4Addr, UdpSocket};
-use std::process::Command;
+
 use std::time::{Duration, Instant};
 
 mod support {
+    pub mod cli;
     pub mod nsd;
 }
 
+use support::cli::leanwire;
 use support::nsd::Nsd;
 
 /// `@127.0.0.1:PORT`, the server argument for `nsd`.
@@ -19,28 +21,9 @@ fn at(nsd: &Nsd) -> String {
     format!("@{}", nsd.address())
 }
 
-/// What a run of `leanwire` left behind.
-struct Run {
-    status: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
-fn leanwire(args: &[&str]) -> Run {
-    let out = Command::new(env!("CARGO_BIN_EXE_leanwire"))
-        .args(args)
-        .output()
-        .expect("leanwire runs");
-    Run {
-        status: out.status.code(),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
-
 /// `dns query ARGS...`, which must succeed.
 fn query(args: &[&str]) -> String {
-    let run = leanwire(&[&["dns", "query"], args].concat());
+    let run = leanwire(&[&["dns", "query"], args].concat(), "");
     assert_eq!(run.status, Some(0), "{args:?}: {}", run.stderr);
     run.stdout
 }
@@ -284,7 +267,7 @@ fn no_answer_exits_9_naming_the_server() {
     let at = format!("@{server}");
 
     let started = Instant::now();
-    let run = leanwire(&["dns", "query", "example.test", &at, "--timeout", "1"]);
+    let run = leanwire(&["dns", "query", "example.test", &at, "--timeout", "1"], "");
     assert_eq!(run.status, Some(9), "{}", run.stderr);
     assert_eq!(
         run.stderr,
@@ -293,15 +276,18 @@ fn no_answer_exits_9_naming_the_server() {
     assert_eq!(run.stdout, "");
     assert!(started.elapsed() < Duration::from_secs(10));
 
-    let run = leanwire(&[
-        "dns",
-        "query",
-        "example.test",
-        &at,
-        "--timeout",
-        "0.2",
-        "--json",
-    ]);
+    let run = leanwire(
+        &[
+            "dns",
+            "query",
+            "example.test",
+            &at,
+            "--timeout",
+            "0.2",
+            "--json",
+        ],
+        "",
+    );
     assert_eq!(run.status, Some(9), "{}", run.stderr);
     let report: serde_json::Value = serde_json::from_str(run.stdout.trim_end()).unwrap();
     assert_eq!(
@@ -314,7 +300,7 @@ fn no_answer_exits_9_naming_the_server() {
 #[test]
 fn a_bad_name_or_server_exits_1() {
     // Both are refused before anything is sent.
-    let run = leanwire(&["dns", "query", "a..b", "@127.0.0.1:9", "--json"]);
+    let run = leanwire(&["dns", "query", "a..b", "@127.0.0.1:9", "--json"], "");
     assert_eq!(run.status, Some(1), "{}", run.stderr);
     assert!(
         run.stderr.starts_with("leanwire: bad name \"a..b\""),
@@ -328,7 +314,7 @@ fn a_bad_name_or_server_exits_1() {
     );
 
     for server in ["@localhost", "@127.0.0.1:x", "@[127.0.0.1]", "@"] {
-        let run = leanwire(&["dns", "query", "example.test", server]);
+        let run = leanwire(&["dns", "query", "example.test", server], "");
         assert_eq!(run.status, Some(1), "{server}: {}", run.stderr);
         assert!(
             run.stderr.starts_with("leanwire: bad server"),
@@ -351,11 +337,11 @@ fn usage_errors_exit_2() {
         &["example.test", "@127.0.0.1", "--timeout", "0"],
         &["example.test", "@127.0.0.1", "--timeout", "soon"],
     ] {
-        let run = leanwire(&[&["dns", "query"], args].concat());
+        let run = leanwire(&[&["dns", "query"], args].concat(), "");
         assert_eq!(run.status, Some(2), "{args:?}: {}", run.stderr);
         assert_eq!(run.stdout, "", "{args:?}");
         assert!(run.stderr.starts_with("error: "), "{}", run.stderr);
     }
-    let run = leanwire(&["dns", "query", "example.test", "NOPE", "@127.0.0.1"]);
+    let run = leanwire(&["dns", "query", "example.test", "NOPE", "@127.0.0.1"], "");
     assert!(run.stderr.contains("'NOPE'"), "{}", run.stderr);
 }

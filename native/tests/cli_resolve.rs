@@ -3,34 +3,20 @@
 //! /etc/hosts); `bad..name` has an empty label, which the resolver refuses
 //! without asking a DNS server.
 
-use std::io::Write;
 use std::net::IpAddr;
-use std::process::{Command, Stdio};
 
-fn leanwire(args: &[&str], stdin: &str) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("leanwire runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (out.status.code(), String::from_utf8(out.stdout).unwrap())
+mod support {
+    pub mod cli;
 }
+
+use support::cli::leanwire;
 
 #[test]
 fn one_line_per_host_in_order_and_failures_keep_status_0() {
-    let (status, stdout) = leanwire(
+    let (status, stdout) = run(leanwire(
         &["resolve", "localhost", "127.0.0.1", "::1", "bad..name"],
         "",
-    );
+    ));
     assert_eq!(
         status,
         Some(0),
@@ -69,10 +55,10 @@ fn one_line_per_host_in_order_and_failures_keep_status_0() {
 
 #[test]
 fn dash_reads_one_host_per_line_from_stdin() {
-    let (status, stdout) = leanwire(
+    let (status, stdout) = run(leanwire(
         &["resolve", "127.0.0.2", "-", "::1"],
         "[::1]\r\n\n192.0.2.1\n",
-    );
+    ));
     assert_eq!(status, Some(0));
     assert_eq!(
         stdout.lines().collect::<Vec<_>>(),
@@ -88,7 +74,12 @@ fn dash_reads_one_host_per_line_from_stdin() {
 
 #[test]
 fn no_host_is_a_usage_error() {
-    let (status, stdout) = leanwire(&["resolve"], "localhost\n");
+    let (status, stdout) = run(leanwire(&["resolve"], "localhost\n"));
     assert_eq!(status, Some(2));
     assert_eq!(stdout, "");
+}
+
+/// The exit status and stdout of a run.
+fn run(run: support::cli::Run) -> (Option<i32>, String) {
+    (run.status, run.stdout)
 }

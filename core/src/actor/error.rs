@@ -94,39 +94,4 @@ impl fmt::Display for ErrorKind {
 /// assert_eq!(err.offset(), 15);
 /// assert_eq!(err.to_string(), "remote address needs `host:port` at byte 15");
 /// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Error {
-    kind: ErrorKind,
-    offset: usize,
-}
-
-impl Error {
-    /// An error of `kind` found at byte `offset` of the input.
-    pub const fn new(kind: ErrorKind, offset: usize) -> Self {
-        Error { kind, offset }
-    }
-
-    /// What was wrong.
-    pub const fn kind(self) -> ErrorKind {
-        self.kind
-    }
-
-    /// The byte offset in the input where the defect was found.
-    pub const fn offset(self) -> usize {
-        self.offset
-    }
-
-    /// The same error with its offset moved by `by` bytes, for a part that was
-    /// parsed on its own and sits `by` bytes into the whole input.
-    pub(crate) const fn shifted(self, by: usize) -> Self {
-        Error::new(self.kind, self.offset + by)
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}", self.kind, self.offset)
-    }
-}
-
-impl core::error::Error for Error {}
+pub type Error = crate::error::Error<ErrorKind>;

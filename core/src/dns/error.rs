@@ -94,36 +94,7 @@ impl fmt::Display for ErrorKind {
 /// assert_eq!((err.kind(), err.offset()), (ErrorKind::ShortInput, 12));
 /// assert_eq!(err.to_string(), "message ends inside a field at byte 12");
 /// ```
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Error {
-    kind: ErrorKind,
-    offset: usize,
-}
-
-impl Error {
-    /// An error of `kind` at byte `offset`.
-    pub const fn new(kind: ErrorKind, offset: usize) -> Self {
-        Error { kind, offset }
-    }
-
-    /// What was wrong.
-    pub const fn kind(self) -> ErrorKind {
-        self.kind
-    }
-
-    /// The byte offset where it was found.
-    pub const fn offset(self) -> usize {
-        self.offset
-    }
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}", self.kind, self.offset)
-    }
-}
-
-impl core::error::Error for Error {}
+pub type Error = crate::error::Error<ErrorKind>;
 
 /// Shorthand for the codec's results.
 pub type Result<T> = core::result::Result<T, Error>;

@@ -25,7 +25,7 @@ impl<'a> Opt<'a> {
         let mut pos = 0;
         while pos < options.len() {
             pos = EdnsOption::split(options, pos)
-                .map_err(|e| Error::new(e.kind(), at + e.offset()))?
+                .map_err(|e| e.shifted(at))?
                 .1;
         }
         Ok(Opt { options })

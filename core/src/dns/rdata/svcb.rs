@@ -86,8 +86,7 @@ impl<'a> Svcb<'a> {
             if self.priority == 0 {
                 return Err(Error::new(ErrorKind::SvcbAliasParams, at));
             }
-            let (param, next) = split_param(self.params, pos)
-                .map_err(|e| Error::new(e.kind(), params_at + e.offset()))?;
+            let (param, next) = split_param(self.params, pos).map_err(|e| e.shifted(params_at))?;
             let key = u16::from(param.key);
             if last_key.is_some_and(|last| key <= last) {
                 return Err(Error::new(ErrorKind::SvcbKeyOrder, at));

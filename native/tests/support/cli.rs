@@ -1,0 +1,41 @@
+//! Runs the built `leanwire` command, for the CLI tests.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// What a run of `leanwire` left behind.
+pub struct Run {
+    /// The exit status, `None` if a signal ended it.
+    pub status: Option<i32>,
+    /// Everything printed on stdout.
+    pub stdout: String,
+    /// Everything printed on stderr.
+    #[allow(
+        dead_code,
+        reason = "read by some of the test files that include this module"
+    )]
+    pub stderr: String,
+}
+
+/// Runs `leanwire ARGS...` with `stdin` as its standard input.
+pub fn leanwire(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("leanwire runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    Run {
+        status: out.status.code(),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
