@@ -108,25 +108,22 @@ pub const MAX_NAME_LEN: usize = 253;
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn lookup_host_into(host: &str, out: &mut [IpAddr]) -> io::Result<usize> {
-    match classify(host)? {
-        Host::Literal(ip) => {
-            if let Some(first) = out.first_mut() {
-                *first = ip;
-            }
-            Ok(1)
+    // The hot path first: a literal is its own answer.
+    if let Some(ip) = literal(host)? {
+        if let Some(first) = out.first_mut() {
+            *first = ip;
         }
-        Host::Name(name) => {
-            let list = AddrInfoList::lookup(name, false)?;
-            let mut n = 0;
-            for ip in distinct(&list) {
-                if let Some(slot) = out.get_mut(n) {
-                    *slot = ip;
-                }
-                n += 1;
-            }
-            Ok(n)
-        }
+        return Ok(1);
     }
+    let list = AddrInfoList::lookup(checked_name(host)?, false)?;
+    let mut n = 0;
+    for ip in distinct(&list) {
+        if let Some(slot) = out.get_mut(n) {
+            *slot = ip;
+        }
+        n += 1;
+    }
+    Ok(n)
 }
 
 /// Resolves `host` to its distinct addresses, in the resolver's order:
@@ -315,18 +312,31 @@ fn invalid(message: &'static str) -> io::Error {
 /// `127.1` or `fe80::1%eth0`, is a name here; the resolver may still read it
 /// as an address (glibc does, with `inet_aton` rules).
 fn classify(host: &str) -> io::Result<Host<'_>> {
+    match literal(host)? {
+        Some(ip) => Ok(Host::Literal(ip)),
+        None => checked_name(host).map(Host::Name),
+    }
+}
+
+/// `host` as an IP literal, plain or (IPv6) in brackets; `None` if it is not
+/// one. Brackets around anything else are an error.
+fn literal(host: &str) -> io::Result<Option<IpAddr>> {
+    if let Ok(ip) = host.parse::<IpAddr>() {
+        return Ok(Some(ip));
+    }
+    match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        None => Ok(None),
+        Some(inner) => match inner.parse::<Ipv6Addr>() {
+            Ok(ip) => Ok(Some(IpAddr::V6(ip))),
+            Err(_) => Err(invalid("the brackets of `[...]` must hold an IPv6 address")),
+        },
+    }
+}
+
+/// `host`, if it can be a name to give the resolver.
+fn checked_name(host: &str) -> io::Result<&str> {
     if host.is_empty() {
         return Err(invalid("the host name is empty"));
-    }
-    // Literals first: they are the hot path, and one never holds a NUL.
-    if let Ok(ip) = host.parse::<IpAddr>() {
-        return Ok(Host::Literal(ip));
-    }
-    if let Some(inner) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-        return match inner.parse::<Ipv6Addr>() {
-            Ok(ip) => Ok(Host::Literal(IpAddr::V6(ip))),
-            Err(_) => Err(invalid("the brackets of `[...]` must hold an IPv6 address")),
-        };
     }
     if host.as_bytes().contains(&0) {
         return Err(invalid("the host name contains a NUL byte"));
@@ -337,7 +347,7 @@ fn classify(host: &str) -> io::Result<Host<'_>> {
             "the host name is longer than 253 bytes (not counting a trailing dot)",
         ));
     }
-    Ok(Host::Name(host))
+    Ok(host)
 }
 
 /// The list's addresses without repeats, in order. Quadratic in the length
