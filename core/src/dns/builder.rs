@@ -8,7 +8,7 @@ use bumpalo::collections::Vec as BumpVec;
 use super::class::Class;
 use super::error::{Error, ErrorKind, Result};
 use super::header::{HEADER_LEN, Header};
-use super::name::{MAX_NAME_LEN, Name};
+use super::name::Name;
 use super::rdata::{EdnsOption, RData};
 use super::record::Record;
 use super::rtype::Rtype;
@@ -126,76 +126,42 @@ impl<'a> Writer<'a> {
     /// Writes `name`. With [`Compress::Yes`], its longest suffix that is
     /// already in the message, byte for byte, becomes a pointer.
     pub fn put_name(&mut self, name: &Name<'_>, compress: Compress) -> Result<()> {
-        let full = name.to_buf();
-        let wire = full.as_bytes();
-        // Label starts in `wire`, leftmost first; the root label is not one.
-        let mut starts = [0u8; MAX_NAME_LEN / 2 + 1];
-        let mut count = 0;
-        let mut at = 0;
-        while wire[at] != 0 {
-            starts[count] = at as u8;
-            count += 1;
-            at += 1 + usize::from(wire[at]);
-        }
-        let start = self.len();
-        for (i, &suffix_at) in starts[..count].iter().enumerate() {
-            let suffix = &wire[usize::from(suffix_at)..];
-            let target = match compress {
-                Compress::Yes => self.find_suffix(suffix),
-                Compress::No => None,
-            };
-            if let Some(target) = target {
-                self.put(&wire[..usize::from(suffix_at)])?;
-                self.put_u16(0xc000 | target)?;
-                self.remember(start, &starts[..i]);
-                return Ok(());
+        let pointer = match compress {
+            Compress::Yes if self.label_count > 0 => {
+                let labels = name.label_count();
+                (0..labels).find_map(|skip| self.find_suffix(name.labels().skip(skip)).map(|at| (skip, at)))
             }
+            _ => None,
+        };
+        let in_full = pointer.map_or(usize::MAX, |(skip, _)| skip);
+        for label in name.labels().take(in_full) {
+            self.remember(self.len());
+            self.put_u8(label.len() as u8)?;
+            self.put(label)?;
         }
-        self.put(wire)?;
-        self.remember(start, &starts[..count]);
-        Ok(())
+        match pointer {
+            Some((_, at)) => self.put_u16(0xc000 | at),
+            None => self.put_u8(0),
+        }
     }
 
-    /// Records the labels just written at `start` as compression targets.
-    fn remember(&mut self, start: usize, label_starts: &[u8]) {
-        for &label_at in label_starts {
-            let at = start + usize::from(label_at);
-            if at > 0x3fff || self.label_count == COMPRESSION_SLOTS {
-                return;
-            }
+    /// Records a label written at `at` as a compression target, while the
+    /// table has room and pointers can reach it.
+    fn remember(&mut self, at: usize) {
+        if at <= 0x3fff && self.label_count < COMPRESSION_SLOTS {
             self.labels[self.label_count] = at as u16;
             self.label_count += 1;
         }
     }
 
     /// An earlier position where exactly the labels of `suffix` are written.
-    fn find_suffix(&self, suffix: &[u8]) -> Option<u16> {
+    fn find_suffix<'l>(&self, suffix: impl Iterator<Item = &'l [u8]> + Clone) -> Option<u16> {
         let written = self.written();
-        let target = self.labels[..self.label_count].iter().find(|&&at| {
-            // Names already written are well formed: `Name::parse` only
-            // fails here if the buffer was changed behind the writer's back.
-            Name::parse(written, usize::from(at)).is_ok_and(|(name, _)| {
-                name.wire_len() == suffix.len() && name.labels().eq(SuffixLabels(suffix))
-            })
-        });
+        // Names already written are well formed, so a quick read finds them.
+        let target = self.labels[..self.label_count]
+            .iter()
+            .find(|&&at| Name::split_checked(written, usize::from(at)).0.labels().eq(suffix.clone()));
         target.copied()
-    }
-}
-
-/// The labels of an uncompressed wire name, without the root.
-struct SuffixLabels<'s>(&'s [u8]);
-
-impl<'s> Iterator for SuffixLabels<'s> {
-    type Item = &'s [u8];
-
-    fn next(&mut self) -> Option<&'s [u8]> {
-        let (&len, rest) = self.0.split_first()?;
-        if len == 0 {
-            return None;
-        }
-        let (label, rest) = rest.split_at(usize::from(len).min(rest.len()));
-        self.0 = rest;
-        Some(label)
     }
 }
 
