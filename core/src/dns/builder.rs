@@ -129,7 +129,10 @@ impl<'a> Writer<'a> {
         let pointer = match compress {
             Compress::Yes if self.label_count > 0 => {
                 let labels = name.label_count();
-                (0..labels).find_map(|skip| self.find_suffix(name.labels().skip(skip)).map(|at| (skip, at)))
+                (0..labels).find_map(|skip| {
+                    self.find_suffix(name.labels().skip(skip))
+                        .map(|at| (skip, at))
+                })
             }
             _ => None,
         };
@@ -158,9 +161,12 @@ impl<'a> Writer<'a> {
     fn find_suffix<'l>(&self, suffix: impl Iterator<Item = &'l [u8]> + Clone) -> Option<u16> {
         let written = self.written();
         // Names already written are well formed, so a quick read finds them.
-        let target = self.labels[..self.label_count]
-            .iter()
-            .find(|&&at| Name::split_checked(written, usize::from(at)).0.labels().eq(suffix.clone()));
+        let target = self.labels[..self.label_count].iter().find(|&&at| {
+            Name::split_checked(written, usize::from(at))
+                .0
+                .labels()
+                .eq(suffix.clone())
+        });
         target.copied()
     }
 }

@@ -1,6 +1,7 @@
 use super::edns::Edns;
 use super::error::{Error, ErrorKind, Result};
 use super::header::{HEADER_LEN, Header};
+use super::name::SeenNames;
 use super::question::Question;
 use super::rcode::Rcode;
 use super::rdata::Opt;
@@ -45,8 +46,9 @@ impl<'a> Message<'a> {
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
         let (header, _) = Header::split(bytes)?;
         let mut pos = HEADER_LEN;
+        let mut seen = SeenNames::default();
         for _ in 0..header.qdcount {
-            pos = Question::parse(bytes, pos)?.1;
+            pos = Question::parse_remembered(bytes, pos, &mut seen)?.1;
         }
         let answer_at = pos;
         let mut opt = None;
@@ -59,7 +61,7 @@ impl<'a> Message<'a> {
             *start = pos;
             for _ in 0..*count {
                 let record_at = pos;
-                let (record, next) = Record::parse(bytes, pos)?;
+                let (record, next) = Record::parse_remembered(bytes, pos, &mut seen)?;
                 if record.rtype == Rtype::Opt {
                     // One OPT, owned by the root, in the additional section [RFC 6891 §6.1.1].
                     if index != 2 || opt.is_some() || !record.name.is_root() {

@@ -142,6 +142,36 @@ impl<'a> Name<'a> {
         )
     }
 
+    /// [`parse`](Self::parse), remembering each name parsed in `seen`: a
+    /// name that is only a pointer to a name already checked there is not
+    /// walked again. Responses are full of these (every `0xc00c` owner).
+    pub(crate) fn parse_remembered(
+        message: &'a [u8],
+        offset: usize,
+        seen: &mut SeenNames,
+    ) -> Result<(Self, usize)> {
+        if let (Some(&high), Some(&low)) = (message.get(offset), message.get(offset + 1))
+            && high & 0xc0 == 0xc0
+        {
+            let target = usize::from(high & 0x3f) << 8 | usize::from(low);
+            if target < offset
+                && let Some(wire_len) = seen.get(target)
+            {
+                return Ok((
+                    Name {
+                        message,
+                        start: offset,
+                        wire_len,
+                    },
+                    offset + 2,
+                ));
+            }
+        }
+        let (name, next) = Self::parse(message, offset)?;
+        seen.put(offset, name.wire_len);
+        Ok((name, next))
+    }
+
     /// The root name, `.`.
     pub const fn root() -> Name<'static> {
         Name {
@@ -200,6 +230,33 @@ impl<'a> Name<'a> {
         buf.bytes[buf.len as usize] = 0;
         buf.len += 1;
         buf
+    }
+}
+
+/// A few names already checked in one message, by offset, with their lengths.
+#[derive(Default)]
+pub(crate) struct SeenNames {
+    names: [(u16, u8); 8],
+    count: usize,
+}
+
+impl SeenNames {
+    fn get(&self, at: usize) -> Option<u8> {
+        let filled = &self.names[..self.count.min(self.names.len())];
+        filled
+            .iter()
+            .find(|&&(start, _)| usize::from(start) == at)
+            .map(|&(_, len)| len)
+    }
+
+    fn put(&mut self, at: usize, wire_len: u8) {
+        // Only offsets a pointer can reach are worth keeping; the oldest go first.
+        if let Ok(at) = u16::try_from(at)
+            && at <= 0x3fff
+        {
+            self.names[self.count % self.names.len()] = (at, wire_len);
+            self.count += 1;
+        }
     }
 }
 

@@ -2,7 +2,7 @@ use core::fmt;
 
 use super::class::Class;
 use super::error::{Error, ErrorKind, Result};
-use super::name::Name;
+use super::name::{Name, SeenNames};
 use super::rtype::Rtype;
 
 /// An entry of the question section: a name, a type and a class [RFC 1035 §4.1.2].
@@ -20,6 +20,16 @@ impl<'a> Question<'a> {
     /// Reads the question at `offset`; returns it with the offset after it.
     pub fn parse(message: &'a [u8], offset: usize) -> Result<(Self, usize)> {
         let (name, at) = Name::parse(message, offset)?;
+        Self::after_name(message, name, at)
+    }
+
+    /// [`parse`](Self::parse), skipping names that `seen` already checked.
+    pub(crate) fn parse_remembered(
+        message: &'a [u8],
+        offset: usize,
+        seen: &mut SeenNames,
+    ) -> Result<(Self, usize)> {
+        let (name, at) = Name::parse_remembered(message, offset, seen)?;
         Self::after_name(message, name, at)
     }
 
