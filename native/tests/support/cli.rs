@@ -26,12 +26,15 @@ pub fn leanwire(args: &[&str], stdin: &str) -> Run {
         .stderr(Stdio::piped())
         .spawn()
         .expect("leanwire runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
+    let written = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    // A command that fails early (a usage error) may exit before it reads.
+    if let Err(e) = written {
+        assert_eq!(
+            e.kind(),
+            std::io::ErrorKind::BrokenPipe,
+            "writing to leanwire: {e}"
+        );
+    }
     let out = child.wait_with_output().unwrap();
     Run {
         status: out.status.code(),
