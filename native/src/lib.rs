@@ -12,6 +12,7 @@
 pub use leanwire_core as core;
 
 mod blocking;
+pub mod pcap;
 pub mod resolve;
 pub mod stub;
 #[allow(unsafe_code)]
