@@ -12,6 +12,7 @@
 //!
 //! The `peers` feature adds the parsers that the visualizer page compares
 //! against. Only the page's own build turns it on.
+#![warn(missing_docs)]
 
 mod actor;
 mod alloc;
