@@ -8,8 +8,13 @@
 
 mod actor;
 mod dns;
+mod tds;
 
 pub use actor::{ActorPathReport, AddressReport, ElementReport};
 pub use dns::{
     DnsHeaderReport, DnsMessageReport, EdnsOptionReport, EdnsReport, QuestionReport, RecordReport,
+};
+pub use tds::{
+    ColumnReport, DecodeOptions, ErrorReport, JsonValue, TdsDecoder, TokenBody, TokenReport,
+    decode_tds,
 };

@@ -27,7 +27,10 @@ use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use leanwire_native::core::actor::Dialect;
 use leanwire_native::core::dns::{Message, Record, Rtype};
-use leanwire_native::core::report::{ActorPathReport, DnsMessageReport, ElementReport};
+use leanwire_native::core::report::{
+    ActorPathReport, DecodeOptions, DnsMessageReport, ElementReport, decode_tds,
+};
+use leanwire_native::core::tds::TdsVersion;
 use leanwire_native::resolve::lookup_host;
 use leanwire_native::stub::{DNS_PORT, Response, StubResolver};
 use serde::Serialize;
@@ -47,12 +50,60 @@ enum Command {
     /// DNS messages.
     #[command(subcommand)]
     Dns(DnsCommand),
+    /// TDS (SQL Server) server responses.
+    #[command(subcommand)]
+    Tds(TdsCommand),
     /// Resolve host names with the OS resolver, one JSON report per host.
     Resolve {
         /// Names or IP literals; `-` reads one host per line from stdin.
         #[arg(required = true, value_name = "HOST")]
         inputs: Vec<String>,
     },
+}
+
+#[derive(Subcommand)]
+enum TdsCommand {
+    /// Decode a server's TDS byte stream, one JSON object per token.
+    Decode {
+        /// The stream: a file, or `-` (the default) for stdin.
+        #[arg(default_value = "-", value_name = "FILE")]
+        input: String,
+        /// The input is a bare token stream, without packet headers.
+        #[arg(long, conflicts_with = "pcap")]
+        tokens_only: bool,
+        /// The input is a pcap or pcapng capture: decode what port 1433 sent.
+        #[arg(long)]
+        pcap: bool,
+        /// Feed the decoder N bytes at a time (the output is the same for every N).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        chunk: Option<u64>,
+        /// The TDS version to read until a LOGINACK says otherwise.
+        #[arg(long, value_enum, default_value_t = TdsVersionArg::V7_4)]
+        tds_version: TdsVersionArg,
+    },
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum TdsVersionArg {
+    #[value(name = "7.1")]
+    V7_1,
+    #[value(name = "7.2")]
+    V7_2,
+    #[value(name = "7.3")]
+    V7_3,
+    #[value(name = "7.4")]
+    V7_4,
+}
+
+impl From<TdsVersionArg> for TdsVersion {
+    fn from(v: TdsVersionArg) -> TdsVersion {
+        match v {
+            TdsVersionArg::V7_1 => TdsVersion::V7_1,
+            TdsVersionArg::V7_2 => TdsVersion::V7_2,
+            TdsVersionArg::V7_3 => TdsVersion::V7_3B,
+            TdsVersionArg::V7_4 => TdsVersion::V7_4,
+        }
+    }
 }
 
 #[derive(Subcommand)]
@@ -159,6 +210,15 @@ fn main() -> ExitCode {
             })
         }
         Command::Dns(DnsCommand::Query(args)) => return dns_query(&args),
+        Command::Tds(TdsCommand::Decode {
+            input,
+            tokens_only,
+            pcap,
+            chunk,
+            tds_version,
+        }) => {
+            return tds_decode(&input, tokens_only, pcap, chunk, tds_version.into());
+        }
         Command::Resolve { inputs } => each_input(&inputs, |out, host| {
             serde_json::to_writer(out, &HostReport::lookup(host))
         }),
@@ -631,5 +691,61 @@ impl<'a> HostReport<'a> {
                 error: e.to_string(),
             },
         }
+    }
+}
+
+/// `leanwire tds decode`: one JSON line per token; on a decode error, a last
+/// `{"error":...,"offset":N}` line and exit status 1.
+fn tds_decode(
+    input: &str,
+    tokens_only: bool,
+    pcap: bool,
+    chunk: Option<u64>,
+    version: TdsVersion,
+) -> ExitCode {
+    let bytes = if input == "-" {
+        let mut bytes = Vec::new();
+        io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes).map(|_| bytes)
+    } else {
+        std::fs::read(input)
+    };
+    let bytes = match bytes.and_then(|b| {
+        if pcap {
+            leanwire_native::pcap::server_stream(&b, 1433)
+        } else {
+            Ok(b)
+        }
+    }) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!("leanwire: {input}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let options = DecodeOptions {
+        tokens_only,
+        version,
+    };
+    let chunk = chunk.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let (reports, error) = decode_tds(&bytes, options, chunk);
+    let mut out = BufWriter::new(io::stdout().lock());
+    let written = (|| -> io::Result<()> {
+        for report in &reports {
+            serde_json::to_writer(&mut out, report)?;
+            out.write_all(b"\n")?;
+        }
+        if let Some(error) = &error {
+            serde_json::to_writer(&mut out, error)?;
+            out.write_all(b"\n")?;
+        }
+        out.flush()
+    })();
+    match (written, error) {
+        (Err(e), _) if e.kind() != io::ErrorKind::BrokenPipe => {
+            eprintln!("leanwire: {e}");
+            ExitCode::FAILURE
+        }
+        (_, Some(_)) => ExitCode::FAILURE,
+        _ => ExitCode::SUCCESS,
     }
 }

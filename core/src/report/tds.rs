@@ -1,0 +1,492 @@
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt::Write as _;
+
+use bumpalo::Bump;
+use serde::Serialize;
+
+use crate::tds::{
+    Deframer, EnvValue, Event, LargeValues, Metadata, Reader, RowKind, SqlValue, Status,
+    TdsVersion, Token, Value,
+};
+
+/// A value in a TDS report, as the `leanwire tds decode` contract writes it:
+/// integers and floats as numbers (a 64-bit integer beyond 2^53 as a
+/// string), bits as booleans, everything else as its text.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[serde(untagged)]
+pub enum JsonValue {
+    /// NULL.
+    Null,
+    /// A bit.
+    Bool(bool),
+    /// An integer that a double holds exactly.
+    Int(i64),
+    /// A real or float.
+    Float(f64),
+    /// Any other value, as its text: decimals, money, dates and times,
+    /// GUIDs, strings, and `0x...` for binary.
+    Text(String),
+}
+
+/// The largest integer a JSON number (a double) holds exactly.
+const MAX_SAFE: i64 = (1 << 53) - 1;
+
+impl JsonValue {
+    /// The report form of a value.
+    pub fn of(value: &Value<'_>) -> JsonValue {
+        match value.get() {
+            SqlValue::Null => JsonValue::Null,
+            SqlValue::Bit(b) => JsonValue::Bool(b),
+            SqlValue::TinyInt(n) => JsonValue::Int(n.into()),
+            SqlValue::SmallInt(n) => JsonValue::Int(n.into()),
+            SqlValue::Int(n) => JsonValue::Int(n.into()),
+            SqlValue::BigInt(n) if (-MAX_SAFE..=MAX_SAFE).contains(&n) => JsonValue::Int(n),
+            SqlValue::Real(x) if x.is_finite() => JsonValue::Float(x.into()),
+            SqlValue::Float(x) if x.is_finite() => JsonValue::Float(x),
+            other => JsonValue::Text(other.to_string()),
+        }
+    }
+}
+
+/// One line of `leanwire tds decode`: `{"token":"DONE",...}`. The keys after
+/// `token` depend on the token; see [`TokenBody`].
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct TokenReport {
+    /// The token's name: `COLMETADATA`, `ROW`, `NBCROW`, `DONE`, ...
+    pub token: String,
+    /// The token's fields.
+    #[serde(flatten)]
+    pub body: TokenBody,
+}
+
+/// The fields of a [`TokenReport`], by token.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+#[serde(untagged)]
+pub enum TokenBody {
+    /// COLMETADATA.
+    Columns {
+        /// The columns, in order.
+        columns: Vec<ColumnReport>,
+    },
+    /// ROW and NBCROW: every column's value, NULLs included.
+    Row {
+        /// The values, in column order.
+        values: Vec<JsonValue>,
+    },
+    /// DONE, DONEPROC and DONEINPROC.
+    Done {
+        /// The names of the status bits that are set: `MORE`, `ERROR`,
+        /// `INXACT`, `COUNT`, `ATTN`, `RPCINBATCH`, `SRVERROR`.
+        status: Vec<&'static str>,
+        /// The command that finished (193 is SELECT).
+        curcmd: u16,
+        /// The row count, meaningful when `COUNT` is set.
+        rowcount: u64,
+    },
+    /// RETURNSTATUS.
+    Status {
+        /// The procedure's return value.
+        value: i32,
+    },
+    /// RETURNVALUE.
+    ReturnValue {
+        /// The parameter's position.
+        ordinal: u16,
+        /// The parameter's name, such as `@x`.
+        name: String,
+        /// Its value.
+        value: JsonValue,
+    },
+    /// ERROR and INFO.
+    Message {
+        /// The message number.
+        number: i32,
+        /// The error state.
+        state: u8,
+        /// The severity.
+        class: u8,
+        /// The text.
+        message: String,
+        /// The server's name.
+        server: String,
+        /// The procedure it came from.
+        procedure: String,
+        /// The line in the batch or procedure.
+        line: i32,
+    },
+    /// ENVCHANGE.
+    EnvChange {
+        /// What changed: `DATABASE`, `PACKET_SIZE`, `COLLATION`, ...
+        #[serde(rename = "type")]
+        kind: String,
+        /// The new value: text, or `0x...` for bytes.
+        new: String,
+        /// The old value.
+        old: String,
+    },
+    /// LOGINACK.
+    LoginAck {
+        /// The interface (1 = SQL).
+        interface: u8,
+        /// The TDS version, such as `7.4`.
+        tds_version: String,
+        /// The server program, such as `Microsoft SQL Server`.
+        prog_name: String,
+        /// Its version, `major.minor.build`.
+        prog_version: String,
+    },
+    /// ORDER.
+    Order {
+        /// The ordering columns, 1-based.
+        columns: Vec<u16>,
+    },
+    /// Any other token, as text.
+    Text {
+        /// The token, as leanwire prints it.
+        text: String,
+    },
+}
+
+/// A column of a COLMETADATA report.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct ColumnReport {
+    /// The column's name.
+    pub name: String,
+    /// The TYPE_INFO type, as MS-TDS names it: `INTN`, `NVARCHAR`, ...
+    #[serde(rename = "type")]
+    pub data_type: String,
+    /// The maximum length in bytes; `null` for MAX types and fixed ones.
+    pub length: Option<u32>,
+    /// Whether the column can hold NULL.
+    pub nullable: bool,
+    /// The SQL type, such as `decimal(18,4)` or `nvarchar(max)`.
+    pub sql_type: String,
+}
+
+/// A decode failure: `{"error":"...","offset":N}`. The offset counts bytes
+/// of the token stream, packet headers not included.
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct ErrorReport {
+    /// What was wrong, and where.
+    pub error: String,
+    /// The offset in the token stream.
+    pub offset: u64,
+}
+
+impl From<crate::tds::Error> for ErrorReport {
+    fn from(e: crate::tds::Error) -> Self {
+        ErrorReport {
+            error: e.to_string(),
+            offset: e.offset() as u64,
+        }
+    }
+}
+
+/// How [`TdsDecoder`] reads its input.
+#[derive(Copy, Clone, Debug)]
+pub struct DecodeOptions {
+    /// The input is a bare token stream, without packet headers.
+    pub tokens_only: bool,
+    /// The TDS version to start with; LOGINACK may change it.
+    pub version: TdsVersion,
+}
+
+impl Default for DecodeOptions {
+    fn default() -> Self {
+        DecodeOptions {
+            tokens_only: false,
+            version: TdsVersion::V7_4,
+        }
+    }
+}
+
+/// Turns a server's byte stream, fed in chunks of any size, into
+/// [`TokenReport`]s: the driver behind `leanwire tds decode` and the npm
+/// package's `TdsReader`. Large values are streamed by the reader and joined
+/// here, so no value is too large for the row buffer.
+pub struct TdsDecoder<'b> {
+    deframer: Option<Deframer>,
+    reader: Reader,
+    meta: Metadata<'b>,
+    row_buf: Vec<u8>,
+    row: Option<(RowKind, Vec<JsonValue>)>,
+    return_value: Option<(u16, String)>,
+    large: Option<(u16, Vec<u8>)>,
+}
+
+impl<'b> TdsDecoder<'b> {
+    /// A decoder whose column metadata goes into `bump`.
+    pub fn new(bump: &'b Bump, options: DecodeOptions) -> Self {
+        let mut reader = Reader::new(options.version);
+        reader.set_large_values(LargeValues::Stream);
+        TdsDecoder {
+            deframer: (!options.tokens_only).then(Deframer::new),
+            reader,
+            meta: Metadata::new(bump),
+            row_buf: alloc::vec![0; 64 * 1024],
+            row: None,
+            return_value: None,
+            large: None,
+        }
+    }
+
+    /// Feeds `chunk`, appending a report to `out` for every token it completes.
+    pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<TokenReport>) -> Result<(), ErrorReport> {
+        let mut input = chunk;
+        if self.deframer.is_none() {
+            return self.feed_tokens(input, out);
+        }
+        loop {
+            let deframer = self.deframer.as_mut().ok_or_else(|| ErrorReport {
+                error: "no deframer".into(),
+                offset: 0,
+            })?;
+            let (bytes, message_end) = match deframer.next(&mut input)? {
+                Status::Complete(payload) => (payload.bytes, payload.message_end),
+                Status::Partial => return Ok(()),
+            };
+            self.feed_tokens(bytes, out)?;
+            if message_end {
+                self.reader.finish()?;
+            }
+        }
+    }
+
+    /// Says the input is over: fails if it ended inside a packet or a token.
+    pub fn finish(&self) -> Result<(), ErrorReport> {
+        if let Some(deframer) = &self.deframer {
+            deframer.finish()?;
+        }
+        Ok(self.reader.finish()?)
+    }
+
+    fn feed_tokens(
+        &mut self,
+        mut input: &[u8],
+        out: &mut Vec<TokenReport>,
+    ) -> Result<(), ErrorReport> {
+        loop {
+            let event = match self
+                .reader
+                .next(&mut input, &mut self.meta, &mut self.row_buf)?
+            {
+                Status::Complete(event) => event,
+                Status::Partial => return Ok(()),
+            };
+            match event {
+                Event::Token(Token::ReturnValue(rv)) => {
+                    self.return_value = Some((rv.ordinal, rv.name.to_string()));
+                }
+                Event::Token(token) => out.push(token_report(&token)),
+                Event::RowStart(kind) => self.row = Some((kind, Vec::new())),
+                Event::Value { value, .. } => {
+                    let value = JsonValue::of(&value);
+                    self.value(value, out);
+                }
+                Event::ValueStart { column, .. } => self.large = Some((column, Vec::new())),
+                Event::ValueChunk { bytes, .. } => {
+                    if let Some((_, data)) = &mut self.large {
+                        data.extend_from_slice(bytes);
+                    }
+                }
+                Event::ValueEnd { column } => {
+                    let data = self.large.take().map(|(_, data)| data).unwrap_or_default();
+                    let type_info = match &self.row {
+                        Some(_) => self
+                            .meta
+                            .columns()
+                            .get(usize::from(column))
+                            .map(|c| c.type_info),
+                        None => self.meta.return_value().map(|rv| rv.type_info),
+                    };
+                    let value = type_info
+                        .and_then(|t| Value::new(t, Some(&data)))
+                        .map_or(JsonValue::Null, |v| JsonValue::of(&v));
+                    self.value(value, out);
+                }
+                Event::RowEnd => {
+                    if let Some((kind, values)) = self.row.take() {
+                        let token = match kind {
+                            RowKind::Row => "ROW",
+                            RowKind::NbcRow => "NBCROW",
+                        };
+                        out.push(TokenReport {
+                            token: token.into(),
+                            body: TokenBody::Row { values },
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    /// A complete value: a row's, or the pending RETURNVALUE's.
+    fn value(&mut self, value: JsonValue, out: &mut Vec<TokenReport>) {
+        match (&mut self.row, self.return_value.take()) {
+            (Some((_, values)), _) => values.push(value),
+            (None, Some((ordinal, name))) => out.push(TokenReport {
+                token: "RETURNVALUE".into(),
+                body: TokenBody::ReturnValue {
+                    ordinal,
+                    name,
+                    value,
+                },
+            }),
+            (None, None) => {}
+        }
+    }
+}
+
+/// Decodes `bytes` in chunks of `chunk` bytes (0 for all at once): the
+/// reports, and the error that stopped the decode, if any.
+pub fn decode_tds(
+    bytes: &[u8],
+    options: DecodeOptions,
+    chunk: usize,
+) -> (Vec<TokenReport>, Option<ErrorReport>) {
+    let bump = Bump::new();
+    let mut decoder = TdsDecoder::new(&bump, options);
+    let mut out = Vec::new();
+    let size = if chunk == 0 {
+        bytes.len().max(1)
+    } else {
+        chunk
+    };
+    for piece in bytes.chunks(size) {
+        if let Err(e) = decoder.feed(piece, &mut out) {
+            return (out, Some(e));
+        }
+    }
+    let error = decoder.finish().err();
+    (out, error)
+}
+
+fn token_report(token: &Token<'_>) -> TokenReport {
+    let (name, body) = match token {
+        Token::ColMetadata(meta) => (
+            "COLMETADATA",
+            TokenBody::Columns {
+                columns: meta
+                    .columns
+                    .iter()
+                    .map(|c| ColumnReport {
+                        name: c.name.to_string(),
+                        data_type: c.type_info.data_type.to_string(),
+                        length: (!c.type_info.is_plp() && c.type_info.max_len > 0)
+                            .then_some(c.type_info.max_len),
+                        nullable: c.flags.0 & 1 != 0,
+                        sql_type: c.type_info.to_string(),
+                    })
+                    .collect(),
+            },
+        ),
+        Token::Done(done) => (
+            match done.kind {
+                crate::tds::DoneKind::Done => "DONE",
+                crate::tds::DoneKind::DoneProc => "DONEPROC",
+                crate::tds::DoneKind::DoneInProc => "DONEINPROC",
+            },
+            TokenBody::Done {
+                status: done_status(done.status.0),
+                curcmd: done.cur_cmd,
+                rowcount: done.rows,
+            },
+        ),
+        Token::ReturnStatus(status) => ("RETURNSTATUS", TokenBody::Status { value: status.0 }),
+        Token::Error(m) | Token::Info(m) => (
+            if matches!(token, Token::Error(_)) {
+                "ERROR"
+            } else {
+                "INFO"
+            },
+            TokenBody::Message {
+                number: m.number,
+                state: m.state,
+                class: m.class,
+                message: m.text.to_string(),
+                server: m.server.to_string(),
+                procedure: m.procedure.to_string(),
+                line: m.line,
+            },
+        ),
+        Token::EnvChange(change) => (
+            "ENVCHANGE",
+            TokenBody::EnvChange {
+                kind: change.kind.to_string(),
+                new: env_text(&change.new),
+                old: env_text(&change.old),
+            },
+        ),
+        Token::LoginAck(ack) => {
+            let [major, minor, high, low] = ack.prog_version;
+            let version = TdsVersion::from_wire(ack.tds_version)
+                .map_or_else(|| format!("0x{:08x}", ack.tds_version), |v| v.to_string());
+            (
+                "LOGINACK",
+                TokenBody::LoginAck {
+                    interface: ack.interface,
+                    tds_version: version,
+                    // Servers pad the name with NULs.
+                    prog_name: ack.prog_name.to_string().trim_end_matches('\0').to_string(),
+                    prog_version: format!("{major}.{minor}.{}", u16::from_be_bytes([high, low])),
+                },
+            )
+        }
+        Token::Order(order) => (
+            "ORDER",
+            TokenBody::Order {
+                columns: order.columns().collect(),
+            },
+        ),
+        other => {
+            let text = other.to_string();
+            let name = text.split(' ').next().unwrap_or("").to_string();
+            return TokenReport {
+                token: name,
+                body: TokenBody::Text { text },
+            };
+        }
+    };
+    TokenReport {
+        token: name.into(),
+        body,
+    }
+}
+
+fn done_status(bits: u16) -> Vec<&'static str> {
+    use crate::tds::DoneStatus as S;
+    [
+        (S::MORE, "MORE"),
+        (S::ERROR, "ERROR"),
+        (S::IN_XACT, "INXACT"),
+        (S::COUNT, "COUNT"),
+        (S::ATTN, "ATTN"),
+        (S::RPC_IN_BATCH, "RPCINBATCH"),
+        (S::SRVERROR, "SRVERROR"),
+    ]
+    .into_iter()
+    .filter(|(bit, _)| bits & bit != 0)
+    .map(|(_, name)| name)
+    .collect()
+}
+
+fn env_text(value: &EnvValue<'_>) -> String {
+    let mut text = String::new();
+    match value {
+        EnvValue::Text(t) => text = t.to_string(),
+        EnvValue::Bytes(bytes) => {
+            if !bytes.is_empty() {
+                text.push_str("0x");
+                for b in *bytes {
+                    let _ = write!(text, "{b:02X}");
+                }
+            }
+        }
+        other => {
+            let _ = write!(text, "{other:?}");
+        }
+    }
+    text
+}
