@@ -414,7 +414,7 @@ fn token_report(token: &Token<'_>) -> TokenReport {
         Token::EnvChange(change) => (
             "ENVCHANGE",
             TokenBody::EnvChange {
-                kind: change.kind.to_string(),
+                kind: change.kind.to_string().to_uppercase(),
                 new: env_text(&change.new),
                 old: env_text(&change.old),
             },
