@@ -11,6 +11,7 @@
 //! - [`actor`]: Akka actor paths and addresses, in the Akka.NET and Akka JVM dialects.
 //! - [`dns`]: DNS messages: decoding views, typed RDATA, and a compressing builder.
 //! - [`error`]: the one error type they share: a codec's kind enum and a byte offset.
+//! - [`tds`]: TDS (SQL Server): packet de-framing and a resumable, sans-IO token-stream reader.
 //! - `report` (feature `report`): the JSON-shaped results that the `leanwire`
 //!   command prints and the npm package returns, defined once for both.
 #![no_std]
@@ -27,5 +28,6 @@ pub mod dns;
 pub mod error;
 #[cfg(feature = "report")]
 pub mod report;
+pub mod tds;
 
 pub use bumpalo;

@@ -1,0 +1,261 @@
+use super::error::{ErrorKind, Result, error_at};
+use super::packet::{HEADER_LEN, PacketHeader};
+use super::status::Status;
+
+/// A piece of one packet's payload, borrowed from the chunk it arrived in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Payload<'c> {
+    /// The header of the packet the bytes belong to.
+    pub header: PacketHeader,
+    /// Payload bytes: a sub-slice of the chunk that was fed. Empty only for a
+    /// packet with no payload at all (length 8).
+    pub bytes: &'c [u8],
+    /// Whether these are the packet's last payload bytes.
+    pub packet_end: bool,
+    /// Whether these are the message's last bytes: the packet's last bytes,
+    /// in a packet with EOM set.
+    pub message_end: bool,
+}
+
+/// A resumable packet de-framer for a server-to-client byte stream
+/// [MS-TDS 2.2.3].
+///
+/// Feed it the stream in chunks of any size, even with packet headers split
+/// across chunks; it hands out each packet's payload as zero-copy sub-slices
+/// of the chunks, checks every packet length, and reports where messages end
+/// (EOM). It keeps a partly read header in a fixed `[u8; 8]` and never
+/// touches the heap.
+///
+/// ```
+/// use leanwire_core::tds::{Deframer, PacketHeader, PacketStatus, PacketType, Status};
+///
+/// // One message in two packets: "ABC" without EOM, then "DE" with it.
+/// let header = PacketHeader { packet_type: PacketType::TabularResult, status: PacketStatus(0),
+///                             length: 11, spid: 0, packet_id: 1, window: 0 };
+/// let mut stream = [0u8; 21];
+/// header.emit((&mut stream[..8]).try_into().unwrap());
+/// stream[8..11].copy_from_slice(b"ABC");
+/// let last = PacketHeader { status: PacketStatus::EOM, length: 10, packet_id: 2, ..header };
+/// last.emit((&mut stream[11..19]).try_into().unwrap());
+/// stream[19..].copy_from_slice(b"DE");
+///
+/// // Fed in two chunks that split the second header.
+/// let mut deframer = Deframer::new();
+/// let mut message = Vec::new();
+/// let mut ends = 0;
+/// for mut chunk in [&stream[..13], &stream[13..]] {
+///     while let Status::Complete(piece) = deframer.next(&mut chunk)? {
+///         message.extend_from_slice(piece.bytes);
+///         ends += usize::from(piece.message_end);
+///     }
+/// }
+/// deframer.finish()?;
+/// assert_eq!((&message[..], ends), (&b"ABCDE"[..], 1));
+/// # Ok::<(), leanwire_core::tds::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Deframer {
+    /// A header read in part.
+    header: [u8; HEADER_LEN],
+    have: u8,
+    /// The packet whose payload is being handed out.
+    current: Option<PacketHeader>,
+    /// Payload bytes of `current` not yet handed out.
+    left: u16,
+    /// Whether the last packet handed out completely ended a message.
+    at_message_start: bool,
+    /// Bytes taken in so far.
+    pos: u64,
+    failed: Option<super::Error>,
+}
+
+impl Default for Deframer {
+    fn default() -> Self {
+        Deframer::new()
+    }
+}
+
+impl Deframer {
+    /// A de-framer at the start of a stream.
+    pub const fn new() -> Deframer {
+        Deframer {
+            header: [0; HEADER_LEN],
+            have: 0,
+            current: None,
+            left: 0,
+            at_message_start: true,
+            pos: 0,
+            failed: None,
+        }
+    }
+
+    /// Takes bytes from the front of `input` and returns the next piece of
+    /// payload, or `Partial` once `input` is used up.
+    ///
+    /// Each packet yields one or more pieces; the last has `packet_end` set.
+    /// A packet length below 8 or above 32768 is an error at the offset of
+    /// its length field, and every later call returns the same error.
+    pub fn next<'c>(&mut self, input: &mut &'c [u8]) -> Result<Status<Payload<'c>>> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        let header = match self.current {
+            Some(header) => header,
+            None => {
+                let have = usize::from(self.have);
+                let take = (HEADER_LEN - have).min(input.len());
+                self.header[have..have + take].copy_from_slice(&input[..take]);
+                *input = &input[take..];
+                self.pos += take as u64;
+                self.have += take as u8;
+                if usize::from(self.have) < HEADER_LEN {
+                    return Ok(Status::Partial);
+                }
+                self.have = 0;
+                let start = self.pos - HEADER_LEN as u64;
+                let header = match PacketHeader::from_bytes(&self.header) {
+                    Ok(header) => header,
+                    Err(e) => {
+                        let e = error_at(e.kind(), start + e.offset() as u64);
+                        self.failed = Some(e);
+                        return Err(e);
+                    }
+                };
+                self.left = header.length - HEADER_LEN as u16;
+                self.at_message_start = false;
+                if self.left == 0 {
+                    self.at_message_start = header.status.is_eom();
+                    return Ok(Status::Complete(Payload {
+                        header,
+                        bytes: &[],
+                        packet_end: true,
+                        message_end: header.status.is_eom(),
+                    }));
+                }
+                self.current = Some(header);
+                header
+            }
+        };
+        if input.is_empty() {
+            return Ok(Status::Partial);
+        }
+        let take = usize::from(self.left).min(input.len());
+        let (bytes, rest) = input.split_at(take);
+        *input = rest;
+        self.pos += take as u64;
+        self.left -= take as u16;
+        let packet_end = self.left == 0;
+        if packet_end {
+            self.current = None;
+            self.at_message_start = header.status.is_eom();
+        }
+        Ok(Status::Complete(Payload {
+            header,
+            bytes,
+            packet_end,
+            message_end: packet_end && header.status.is_eom(),
+        }))
+    }
+
+    /// The caller's word that the stream ended: `Ok` between packets, else
+    /// [`ErrorKind::TruncatedPacket`] at the current offset.
+    ///
+    /// A stream that ends between packets of one message (after a packet
+    /// without EOM) is not a de-framing error; [`in_message`](Self::in_message)
+    /// tells.
+    pub fn finish(&self) -> Result<()> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        if self.have > 0 || self.current.is_some() {
+            return Err(error_at(ErrorKind::TruncatedPacket, self.pos));
+        }
+        Ok(())
+    }
+
+    /// Whether the stream is inside a message: a packet has begun, or the
+    /// last complete packet lacked EOM.
+    pub fn in_message(&self) -> bool {
+        self.have > 0 || self.current.is_some() || !self.at_message_start
+    }
+
+    /// The bytes taken in so far.
+    pub const fn offset(&self) -> u64 {
+        self.pos
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tds::Error;
+    use std::vec::Vec;
+
+    fn packet(status: u8, payload: &[u8]) -> Vec<u8> {
+        let mut out = Vec::from([0x04, status]);
+        out.extend_from_slice(&((payload.len() + 8) as u16).to_be_bytes());
+        out.extend_from_slice(&[0, 0x33, 1, 0]);
+        out.extend_from_slice(payload);
+        out
+    }
+
+    /// (payload, message ends) per packet, feeding `chunk` bytes at a time.
+    fn run(stream: &[u8], chunk: usize) -> Result<Vec<(Vec<u8>, bool)>> {
+        let mut deframer = Deframer::new();
+        let mut packets = Vec::new();
+        let mut current = Vec::new();
+        for mut piece in stream.chunks(chunk) {
+            while let Status::Complete(p) = deframer.next(&mut piece)? {
+                current.extend_from_slice(p.bytes);
+                if p.packet_end {
+                    packets.push((core::mem::take(&mut current), p.message_end));
+                }
+            }
+        }
+        deframer.finish()?;
+        Ok(packets)
+    }
+
+    #[test]
+    fn every_chunk_size_gives_the_same_packets() {
+        let mut stream = packet(0, b"hello");
+        stream.extend(packet(1, b""));
+        stream.extend(packet(1, b"world!"));
+        let want = Vec::from([
+            (b"hello".to_vec(), false),
+            (Vec::new(), true),
+            (b"world!".to_vec(), true),
+        ]);
+        for chunk in 1..=stream.len() {
+            assert_eq!(run(&stream, chunk).unwrap(), want, "chunk {chunk}");
+        }
+    }
+
+    #[test]
+    fn bad_length_is_reported_at_its_field() {
+        let mut stream = packet(1, b"ok");
+        stream.extend([0x04, 0x01, 0x00, 0x07, 0, 0, 0, 0]);
+        for chunk in [1, 3, stream.len()] {
+            assert_eq!(
+                run(&stream, chunk).unwrap_err(),
+                Error::new(ErrorKind::BadPacketLength(7), 12)
+            );
+        }
+    }
+
+    #[test]
+    fn truncated_packet() {
+        let stream = packet(1, b"hello");
+        for cut in 1..stream.len() {
+            assert_eq!(
+                run(&stream[..cut], 2).unwrap_err(),
+                Error::new(ErrorKind::TruncatedPacket, cut)
+            );
+        }
+        let mut deframer = Deframer::new();
+        let mut input = &packet(0, b"x")[..];
+        while deframer.next(&mut input).unwrap().complete().is_some() {}
+        assert!(deframer.in_message());
+        assert!(deframer.finish().is_ok());
+    }
+}

@@ -1,0 +1,1273 @@
+//! The sans-IO token reader: a state machine fed token-stream bytes in
+//! chunks of any size.
+
+use core::fmt;
+
+use super::colmetadata::{ColMetadata, MetaState, Metadata};
+use super::done::{Done, DoneKind};
+use super::envchange::EnvChange;
+use super::error::{Error, ErrorKind, Result, Site, error_at};
+use super::error_info::Message;
+use super::featureextack::{FeatureExtAck, FeatureId};
+use super::fedauthinfo::FedAuthInfo;
+use super::loginack::LoginAck;
+use super::order::Order;
+use super::returnstatus::ReturnStatus;
+use super::returnvalue::ReturnValue;
+use super::row::{RowKind, Val};
+use super::sessionstate::SessionState;
+use super::sspi::Sspi;
+use super::status::Status;
+use super::token::TokenType;
+use super::type_info::TypeInfo;
+use super::ucs2::Ucs2Check;
+use super::value::Value;
+use super::version::TdsVersion;
+
+/// Bytes of fixed scratch space: enough for any fixed field (a DONE body,
+/// a PLP total, a TYPE_INFO, a text pointer length) and for whole values
+/// up to this size (decimals, GUIDs, datetimeoffsets, short strings) that
+/// arrive split across chunks.
+pub(crate) const SCRATCH_LEN: usize = 32;
+
+/// The most columns a COLMETADATA may announce (SQL Server's own limit).
+pub const MAX_COLUMNS: u16 = 4096;
+
+/// What the reader does with a large value: a PLP value (varchar(max),
+/// nvarchar(max), varbinary(max), xml, UDT) or a TEXT, NTEXT or IMAGE
+/// value.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub enum LargeValues {
+    /// Deliver it whole, as one [`Event::Value`]: borrowed from the chunk if
+    /// it lay in one piece there, else assembled in the caller's row buffer
+    /// (too large for it is [`ErrorKind::BufferTooSmall`]).
+    #[default]
+    Assemble,
+    /// Deliver it in pieces: [`Event::ValueStart`], any number of
+    /// [`Event::ValueChunk`]s (zero-copy sub-slices of the fed chunks), and
+    /// [`Event::ValueEnd`]. A 1 GiB varbinary(max) needs no buffer at all.
+    /// NULL is still one [`Event::Value`].
+    Stream,
+}
+
+/// A token, decoded: everything but the row data, which comes as
+/// [`Event::RowStart`], values and [`Event::RowEnd`].
+#[derive(Copy, Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Token<'e> {
+    /// COLMETADATA: a result set's columns, now in the caller's
+    /// [`Metadata`].
+    ColMetadata(ColMetadata<'e>),
+    /// DONE, DONEPROC or DONEINPROC.
+    Done(Done),
+    /// ERROR.
+    Error(Message<'e>),
+    /// INFO.
+    Info(Message<'e>),
+    /// ENVCHANGE.
+    EnvChange(EnvChange<'e>),
+    /// LOGINACK. The reader now reads the version it names.
+    LoginAck(LoginAck<'e>),
+    /// RETURNSTATUS.
+    ReturnStatus(ReturnStatus),
+    /// RETURNVALUE's header. Its value follows as one value event (or a
+    /// streamed value) with column 0.
+    ReturnValue(ReturnValue<'e>),
+    /// ORDER.
+    Order(Order<'e>),
+    /// FEATUREEXTACK.
+    FeatureExtAck(FeatureExtAck<'e>),
+    /// SSPI.
+    Sspi(Sspi<'e>),
+    /// FEDAUTHINFO.
+    FedAuthInfo(FedAuthInfo<'e>),
+    /// SESSIONSTATE.
+    SessionState(SessionState<'e>),
+    /// A length-prefixed token that leanwire passes on undecoded
+    /// (TABNAME, COLINFO): its body.
+    Raw {
+        /// Which token.
+        token: TokenType,
+        /// Its body, after the length field.
+        data: &'e [u8],
+    },
+}
+
+impl fmt::Display for Token<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::ColMetadata(meta) => write!(f, "COLMETADATA {meta}"),
+            Token::Done(done) => write!(f, "{done}"),
+            Token::Error(message) => write!(f, "ERROR {message}"),
+            Token::Info(message) => write!(f, "INFO {message}"),
+            Token::EnvChange(change) => write!(f, "ENVCHANGE {change}"),
+            Token::LoginAck(ack) => write!(f, "LOGINACK {ack}"),
+            Token::ReturnStatus(status) => write!(f, "RETURNSTATUS {}", status.0),
+            Token::ReturnValue(rv) => write!(f, "RETURNVALUE {rv}"),
+            Token::Order(order) => write!(f, "ORDER {order}"),
+            Token::FeatureExtAck(ack) => write!(f, "FEATUREEXTACK {ack}"),
+            Token::Sspi(sspi) => {
+                f.write_str("SSPI ")?;
+                super::value::write_hex(f, sspi.data)
+            }
+            Token::FedAuthInfo(info) => {
+                f.write_str("FEDAUTHINFO")?;
+                for option in info.options() {
+                    write!(f, " {}=", option.id)?;
+                    super::value::write_hex(f, option.data)?;
+                }
+                Ok(())
+            }
+            Token::SessionState(state) => write!(
+                f,
+                "SESSIONSTATE seq={} status={} entries={}",
+                state.seq_no,
+                state.status,
+                state.entries().count()
+            ),
+            Token::Raw { token, data } => {
+                write!(f, "{token} ")?;
+                super::value::write_hex(f, data)
+            }
+        }
+    }
+}
+
+/// What the reader read.
+///
+/// Events borrow the chunk being fed, the caller's [`Metadata`] and row
+/// buffer, and the reader's scratch space; drop an event before the next
+/// call to [`Reader::next`].
+#[derive(Copy, Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum Event<'e> {
+    /// A complete token other than a row.
+    Token(Token<'e>),
+    /// A ROW or NBCROW begins. For NBCROW, [`Reader::is_null`] now answers
+    /// for every column.
+    RowStart(RowKind),
+    /// A complete value: of column `column` of the current row, or of the
+    /// RETURNVALUE just announced (column 0).
+    Value {
+        /// The column (0-based).
+        column: u16,
+        /// The value.
+        value: Value<'e>,
+    },
+    /// A large value begins, in [`LargeValues::Stream`] mode.
+    ValueStart {
+        /// The column (0-based).
+        column: u16,
+        /// The column's type, to read the pieces by (an nvarchar(max) comes
+        /// as UCS-2 bytes, and a piece may end inside a code unit).
+        type_info: TypeInfo<'e>,
+        /// The announced total length, if the server sent one.
+        total: Option<u64>,
+    },
+    /// A piece of a streamed value, borrowed from the chunk being fed.
+    ValueChunk {
+        /// The column (0-based).
+        column: u16,
+        /// The bytes.
+        bytes: &'e [u8],
+    },
+    /// A streamed value is complete (and its length checked).
+    ValueEnd {
+        /// The column (0-based).
+        column: u16,
+    },
+    /// The row is complete.
+    RowEnd,
+}
+
+impl fmt::Display for Event<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Event::Token(token) => write!(f, "{token}"),
+            Event::RowStart(kind) => write!(f, "{kind}"),
+            Event::Value { column, value } => write!(f, "  [{column}] {value}"),
+            Event::ValueStart { column, total, .. } => match total {
+                Some(total) => write!(f, "  [{column}] start {total} bytes"),
+                None => write!(f, "  [{column}] start"),
+            },
+            Event::ValueChunk { column, bytes } => {
+                write!(f, "  [{column}] chunk ")?;
+                super::value::write_hex(f, bytes)
+            }
+            Event::ValueEnd { column } => write!(f, "  [{column}] end"),
+            Event::RowEnd => f.write_str("ROWEND"),
+        }
+    }
+}
+
+/// Where a value's bytes are, while the reader builds its event.
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Src<'c> {
+    /// In the chunk being fed.
+    Input(&'c [u8]),
+    /// In the first `n` bytes of the scratch space.
+    Scratch(usize),
+    /// In the first `n` bytes of the caller's buffer.
+    Buf(usize),
+}
+
+/// What a step produced, before it borrows the reader, the metadata and the
+/// buffer to become an [`Event`].
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Out<'c> {
+    Body {
+        token: TokenType,
+        src: Src<'c>,
+        at: u64,
+    },
+    Done(Done),
+    ReturnStatus(i32),
+    ColMetadata {
+        no_metadata: bool,
+    },
+    ReturnValue,
+    RowStart(RowKind),
+    Value {
+        column: u16,
+        ret: bool,
+        src: Option<Src<'c>>,
+    },
+    ValueStart {
+        column: u16,
+        ret: bool,
+        total: Option<u64>,
+    },
+    ValueChunk {
+        column: u16,
+        bytes: &'c [u8],
+    },
+    ValueEnd {
+        column: u16,
+    },
+    RowEnd,
+}
+
+/// Where the FEATUREEXTACK walk is.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum FeatureStep {
+    Id,
+    Len { have: u8, len: u32 },
+    Data { left: u32 },
+}
+
+#[derive(Copy, Clone, Debug)]
+pub(super) enum State {
+    /// At a token boundary.
+    Token,
+    /// A fixed-size token body (DONE*, RETURNSTATUS) into scratch.
+    Fixed { token: TokenType, len: u8 },
+    /// A token's u16 or u32 length field into scratch.
+    Length { token: TokenType, width: u8 },
+    /// A length-prefixed body; `have` bytes copied into the buffer so far.
+    Body {
+        token: TokenType,
+        len: u32,
+        have: u32,
+        at: u64,
+    },
+    /// FEATUREEXTACK entries; `copied` bytes copied into the buffer so far.
+    Feature {
+        copied: u32,
+        step: FeatureStep,
+        at: u64,
+    },
+    /// COLMETADATA or a RETURNVALUE header.
+    Meta(MetaState),
+    /// An NBCROW null bitmap: `have` of its bytes read.
+    Bitmap { have: u16 },
+    /// A value of a row (or of a RETURNVALUE, `ret`).
+    Value { column: u16, ret: bool, val: Val },
+    /// A row is complete; RowEnd is next.
+    RowEnd,
+    /// An error stopped the reader.
+    Failed,
+}
+
+/// A sans-IO reader for a server's token stream [MS-TDS 2.2.7].
+///
+/// Feed it the token stream (the payload bytes after
+/// [de-framing](super::Deframer)) in chunks of any size; each call to
+/// [`next`](Self::next) takes bytes from the front of the chunk and returns
+/// the next [`Event`], or [`Status::Partial`] once the chunk is used up.
+///
+/// It never re-parses. When input runs out at any byte (inside a token
+/// header, an integer, a UCS-2 code unit, a PLP chunk length), it keeps what
+/// it has in fixed scratch space, or in the caller's row buffer for a
+/// value, and a named [`ReaderState`], and resumes exactly there: total work
+/// is O(bytes fed). It holds no heap memory; column metadata goes into the
+/// caller's [`Metadata`] (a `bumpalo` arena), and after the first
+/// COLMETADATA, rows touch neither the heap nor the arena.
+///
+/// Three things come with each call:
+/// - the chunk, `&mut &[u8]`, advanced past what was taken;
+/// - the [`Metadata`] (arena) that COLMETADATA fills; pass the same one
+///   until the next COLMETADATA, or a new one after resetting the arena;
+/// - the row buffer, `&mut [u8]`, where a value (or token) that arrives
+///   split across chunks is assembled. It must hold the largest such value
+///   that is not streamed ([`LargeValues::Stream`]); a value that lies in
+///   one piece in its chunk is borrowed and never copied, and a split value
+///   of up to 32 bytes uses the reader's own scratch space. The buffer is
+///   the caller's so that its size is the caller's choice (8 KiB covers
+///   every non-MAX type) and it is reused across rows with no allocation.
+///   Pass the same buffer on every call: a value being assembled in it
+///   stays there between calls.
+///
+/// ```
+/// use leanwire_core::bumpalo::Bump;
+/// use leanwire_core::tds::{Event, Metadata, Reader, Status, TdsVersion, Token};
+///
+/// // COLMETADATA (one INT column "id"), ROW 42, DONE with a row count.
+/// let stream = [
+///     0x81, 1, 0, 0, 0, 0, 0, 0, 0, 0x38, 2, b'i', 0, b'd', 0,
+///     0xd1, 42, 0, 0, 0,
+///     0xfd, 0x10, 0, 0xc1, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+/// ];
+/// let bump = Bump::new();
+/// let mut meta = Metadata::new(&bump);
+/// let mut reader = Reader::new(TdsVersion::V7_4);
+/// let mut buf = [0u8; 64];
+/// let mut lines = Vec::new();
+/// // Fed in 3-byte chunks: the result is the same for any chunking.
+/// for mut chunk in stream.chunks(3) {
+///     while let Status::Complete(event) = reader.next(&mut chunk, &mut meta, &mut buf)? {
+///         if let Event::Value { value, .. } = event {
+///             assert_eq!(value.to_string(), "42");
+///         }
+///         lines.push(event.to_string());
+///     }
+/// }
+/// reader.finish()?;
+/// assert_eq!(lines, [
+///     "COLMETADATA [id int]",
+///     "ROW",
+///     "  [0] 42",
+///     "ROWEND",
+///     "DONE status=0x0010 cur_cmd=0x00C1 rows=1",
+/// ]);
+/// # Ok::<(), leanwire_core::tds::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Reader {
+    pub(super) version: TdsVersion,
+    pub(super) large: LargeValues,
+    /// Bytes taken in so far: the offset of the next byte.
+    pub(super) pos: u64,
+    pub(super) state: State,
+    /// Where the current token began.
+    pub(super) token_at: u64,
+    pub(super) scratch: [u8; SCRATCH_LEN],
+    /// Bytes of a field gathered in `scratch`.
+    pub(super) have: u8,
+    /// The generation stamped on the [`Metadata`] this reader filled last
+    /// (0: none yet).
+    pub(super) generation: u32,
+    /// The current row's token: ROW or NBCROW.
+    pub(super) row: RowKind,
+    /// Null bits of the current row (the NBC bitmap, or set as each
+    /// column's length is read), for the first `known` columns.
+    pub(super) nulls: [u8; MAX_COLUMNS as usize / 8],
+    pub(super) known: u16,
+    /// Columns the caller asked to skip.
+    pub(super) skip: [u8; MAX_COLUMNS as usize / 8],
+    /// UCS-2 check of the value being read, when it is text.
+    pub(super) ucs2: Option<Ucs2Check>,
+    /// Where the current value's data began (for checks of whole values).
+    pub(super) value_at: u64,
+    /// FEATUREEXTACK acknowledged column encryption: COLMETADATA would
+    /// carry a CEK table, which leanwire does not read.
+    pub(super) column_encryption: bool,
+    /// Stamped on the [`Metadata`] a COLMETADATA or RETURNVALUE header is
+    /// being read into.
+    pub(super) meta_stamp: u32,
+    /// A RETURNVALUE header was just read: its event is next.
+    pub(super) return_value_ready: bool,
+    /// Columns of the current row.
+    pub(super) ncols: u16,
+    pub(super) failed: Option<Error>,
+}
+
+impl Reader {
+    /// A reader at the start of a token stream of `version` (the version
+    /// the client asked for in LOGIN7; LOGINACK then sets the real one).
+    pub const fn new(version: TdsVersion) -> Reader {
+        Reader {
+            version,
+            large: LargeValues::Assemble,
+            pos: 0,
+            state: State::Token,
+            token_at: 0,
+            scratch: [0; SCRATCH_LEN],
+            have: 0,
+            generation: 0,
+            row: RowKind::Row,
+            nulls: [0; MAX_COLUMNS as usize / 8],
+            known: 0,
+            skip: [0; MAX_COLUMNS as usize / 8],
+            ucs2: None,
+            value_at: 0,
+            column_encryption: false,
+            meta_stamp: 0,
+            return_value_ready: false,
+            ncols: 0,
+            failed: None,
+        }
+    }
+
+    /// The TDS version the reader reads by.
+    pub const fn version(&self) -> TdsVersion {
+        self.version
+    }
+
+    /// Sets the TDS version (LOGINACK does this by itself).
+    pub fn set_version(&mut self, version: TdsVersion) {
+        self.version = version;
+    }
+
+    /// How large values are delivered from the next value on.
+    pub fn set_large_values(&mut self, mode: LargeValues) {
+        self.large = mode;
+    }
+
+    /// The current mode for large values.
+    pub const fn large_values(&self) -> LargeValues {
+        self.large
+    }
+
+    /// Skips (`true`) or delivers (`false`) column `column` of every row of
+    /// the current result set. A skipped column's bytes are passed over
+    /// without being copied or decoded, and it yields no event;
+    /// [`is_null`](Self::is_null) still answers for it. Reset by each
+    /// COLMETADATA. Columns past [`MAX_COLUMNS`] are ignored.
+    pub fn skip_column(&mut self, column: u16, skip: bool) {
+        if let Some(byte) = self.skip.get_mut(usize::from(column / 8)) {
+            let bit = 1 << (column % 8);
+            if skip {
+                *byte |= bit;
+            } else {
+                *byte &= !bit;
+            }
+        }
+    }
+
+    pub(super) fn is_skipped(&self, column: u16) -> bool {
+        self.skip
+            .get(usize::from(column / 8))
+            .is_some_and(|byte| byte & (1 << (column % 8)) != 0)
+    }
+
+    /// Whether column `column` of the current (or last) row is NULL, known
+    /// without decoding its value: for every column of an NBCROW (from its
+    /// null bitmap), and for a ROW's columns once the reader has read their
+    /// length. `None` when not known yet.
+    pub fn is_null(&self, column: u16) -> Option<bool> {
+        if column >= self.known {
+            return None;
+        }
+        let byte = self.nulls[usize::from(column / 8)];
+        Some(byte & (1 << (column % 8)) != 0)
+    }
+
+    pub(super) fn set_null(&mut self, column: u16, null: bool) {
+        if let Some(byte) = self.nulls.get_mut(usize::from(column / 8)) {
+            let bit = 1 << (column % 8);
+            if null {
+                *byte |= bit;
+            } else {
+                *byte &= !bit;
+            }
+        }
+        self.known = self.known.max(column + 1);
+    }
+
+    /// Bytes taken in so far (the offset of the next byte).
+    pub const fn offset(&self) -> u64 {
+        self.pos
+    }
+
+    /// Where the reader is, by name.
+    pub fn state(&self) -> ReaderState {
+        match self.state {
+            State::Token => ReaderState::TokenStart,
+            State::Fixed { token, len } => ReaderState::TokenBody {
+                token,
+                have: u32::from(self.have),
+                len: u32::from(len),
+            },
+            State::Length { token, .. } => ReaderState::TokenLength { token },
+            State::Body {
+                token, len, have, ..
+            } => ReaderState::TokenBody { token, have, len },
+            State::Feature { .. } => ReaderState::FeatureExtAck,
+            State::Meta(meta) => meta.public(),
+            State::Bitmap { have } => ReaderState::NullBitmap { have },
+            State::Value { column, ret, val } => ReaderState::Value {
+                token: if ret {
+                    TokenType::ReturnValue
+                } else {
+                    self.row.token()
+                },
+                column,
+                part: val.part(),
+            },
+            State::RowEnd => ReaderState::RowEnd,
+            State::Failed => ReaderState::Failed,
+        }
+    }
+
+    /// The token and column being read, for errors.
+    pub(super) fn site(&self) -> Site {
+        match self.state {
+            State::Token | State::RowEnd | State::Failed => Site::token(TokenType::Unknown(0)),
+            State::Fixed { token, .. }
+            | State::Length { token, .. }
+            | State::Body { token, .. } => Site::token(token),
+            State::Feature { .. } => Site::token(TokenType::FeatureExtAck),
+            State::Meta(meta) => meta.site(),
+            State::Bitmap { .. } => Site::token(TokenType::NbcRow),
+            State::Value { column, ret, .. } => self.value_site(column, ret),
+        }
+    }
+
+    pub(super) fn value_site(&self, column: u16, ret: bool) -> Site {
+        if ret {
+            Site::token(TokenType::ReturnValue)
+        } else {
+            Site::column(self.row.token(), column)
+        }
+    }
+
+    /// The caller's word that the stream ended. `Ok` at a token boundary;
+    /// inside a token, [`ErrorKind::UnexpectedEof`] naming the token (and
+    /// column) at the current offset.
+    pub fn finish(&self) -> Result<()> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        match self.state {
+            State::Token | State::RowEnd => Ok(()),
+            _ => Err(error_at(ErrorKind::UnexpectedEof(self.site()), self.pos)),
+        }
+    }
+
+    /// Takes up to `n` bytes from the front of `input`.
+    pub(super) fn take<'c>(&mut self, input: &mut &'c [u8], n: usize) -> &'c [u8] {
+        let (taken, rest) = input.split_at(n.min(input.len()));
+        *input = rest;
+        self.pos += taken.len() as u64;
+        taken
+    }
+
+    /// Gathers a `need`-byte field in scratch; `true` once it is complete
+    /// (then it is in `scratch[..need]`, and the next field starts afresh).
+    pub(super) fn fill(&mut self, input: &mut &[u8], need: usize) -> bool {
+        let have = usize::from(self.have);
+        let taken = self.take(input, need.saturating_sub(have));
+        self.scratch[have..have + taken.len()].copy_from_slice(taken);
+        if have + taken.len() == need {
+            self.have = 0;
+            true
+        } else {
+            self.have = (have + taken.len()) as u8;
+            false
+        }
+    }
+
+    /// A little-endian unsigned integer from `scratch[..width]`.
+    pub(super) fn scratch_uint(&self, width: usize) -> u64 {
+        let mut le = [0u8; 8];
+        le[..width].copy_from_slice(&self.scratch[..width]);
+        u64::from_le_bytes(le)
+    }
+
+    /// Takes bytes from the front of `input` and returns the next event, or
+    /// `Partial` once `input` is used up (everything in it taken in).
+    ///
+    /// Events that need no more bytes (the end of a row, an NBCROW's NULL
+    /// columns) come even from an empty `input`, so call until `Partial`.
+    /// After an error the reader stops: every later call returns it again.
+    pub fn next<'r, 'c: 'r, 'a: 'r>(
+        &'r mut self,
+        input: &mut &'c [u8],
+        meta: &'r mut Metadata<'a>,
+        buf: &'r mut [u8],
+    ) -> Result<Status<Event<'r>>> {
+        if let Some(e) = self.failed {
+            return Err(e);
+        }
+        let out = match self.step(input, meta, buf) {
+            Ok(Status::Complete(out)) => out,
+            Ok(Status::Partial) => return Ok(Status::Partial),
+            Err(e) => return Err(self.fail(e)),
+        };
+        self.event(out, meta, buf).map(Status::Complete)
+    }
+
+    fn fail(&mut self, e: Error) -> Error {
+        self.failed = Some(e);
+        self.state = State::Failed;
+        e
+    }
+
+    /// One step of the state machine: runs until it has something to hand
+    /// out, or input runs out.
+    fn step<'c>(
+        &mut self,
+        input: &mut &'c [u8],
+        meta: &mut Metadata<'_>,
+        buf: &mut [u8],
+    ) -> Result<Status<Out<'c>>> {
+        loop {
+            match self.state {
+                State::Token => {
+                    let Some(&byte) = input.first() else {
+                        return Ok(Status::Partial);
+                    };
+                    let at = self.pos;
+                    self.take(input, 1);
+                    self.token_at = at;
+                    if let Some(out) = self.start_token(byte, at, meta)? {
+                        return Ok(Status::Complete(out));
+                    }
+                }
+                State::Fixed { token, len } => {
+                    let len = usize::from(len);
+                    if !self.fill(input, len) {
+                        return Ok(Status::Partial);
+                    }
+                    self.state = State::Token;
+                    let at = self.pos - len as u64;
+                    let body = &self.scratch[..len];
+                    let out = match token {
+                        TokenType::ReturnStatus => Out::ReturnStatus(
+                            ReturnStatus::parse(body).map_err(|e| shift(e, at))?.0,
+                        ),
+                        _ => {
+                            let kind = match token {
+                                TokenType::DoneProc => DoneKind::DoneProc,
+                                TokenType::DoneInProc => DoneKind::DoneInProc,
+                                _ => DoneKind::Done,
+                            };
+                            Out::Done(
+                                Done::parse(kind, body, self.version).map_err(|e| shift(e, at))?,
+                            )
+                        }
+                    };
+                    return Ok(Status::Complete(out));
+                }
+                State::Length { token, width } => {
+                    let width = usize::from(width);
+                    if !self.fill(input, width) {
+                        return Ok(Status::Partial);
+                    }
+                    let len = self.scratch_uint(width) as u32;
+                    self.state = State::Body {
+                        token,
+                        len,
+                        have: 0,
+                        at: self.pos,
+                    };
+                }
+                State::Body {
+                    token,
+                    len,
+                    have,
+                    at,
+                } => {
+                    let total = len as usize;
+                    if have == 0 && input.len() >= total {
+                        let body = self.take(input, total);
+                        self.state = State::Token;
+                        return Ok(Status::Complete(Out::Body {
+                            token,
+                            src: Src::Input(body),
+                            at,
+                        }));
+                    }
+                    // Checked at every call: the caller might pass a smaller
+                    // buffer than last time.
+                    if total > buf.len() {
+                        return Err(error_at(ErrorKind::BufferTooSmall(Site::token(token)), at));
+                    }
+                    let have = have as usize;
+                    let taken = self.take(input, total - have);
+                    buf[have..have + taken.len()].copy_from_slice(taken);
+                    let have = have + taken.len();
+                    if have < total {
+                        self.state = State::Body {
+                            token,
+                            len,
+                            have: have as u32,
+                            at,
+                        };
+                        return Ok(Status::Partial);
+                    }
+                    self.state = State::Token;
+                    return Ok(Status::Complete(Out::Body {
+                        token,
+                        src: Src::Buf(total),
+                        at,
+                    }));
+                }
+                State::Feature { copied, step, at } => {
+                    return self.walk_features(input, buf, copied, step, at);
+                }
+                State::Meta(_) => match self.step_meta(input, meta)? {
+                    Status::Complete(Some(out)) => return Ok(Status::Complete(out)),
+                    Status::Complete(None) => {}
+                    Status::Partial => return Ok(Status::Partial),
+                },
+                State::Bitmap { .. } | State::Value { .. } => {
+                    match self.step_row(input, meta, buf)? {
+                        Status::Complete(Some(out)) => return Ok(Status::Complete(out)),
+                        Status::Complete(None) => {}
+                        Status::Partial => return Ok(Status::Partial),
+                    }
+                }
+                State::RowEnd => {
+                    self.state = State::Token;
+                    return Ok(Status::Complete(Out::RowEnd));
+                }
+                State::Failed => {
+                    return Err(error_at(ErrorKind::UnexpectedEof(self.site()), self.pos));
+                }
+            }
+        }
+    }
+
+    /// Starts the token whose byte was just read at `at`.
+    fn start_token(
+        &mut self,
+        byte: u8,
+        at: u64,
+        meta: &mut Metadata<'_>,
+    ) -> Result<Option<Out<'static>>> {
+        let token = TokenType::from(byte);
+        self.state = match token {
+            TokenType::Done | TokenType::DoneProc | TokenType::DoneInProc => State::Fixed {
+                token,
+                len: Done::body_len(self.version) as u8,
+            },
+            TokenType::ReturnStatus => State::Fixed {
+                token,
+                len: ReturnStatus::BODY_LEN as u8,
+            },
+            TokenType::Error
+            | TokenType::Info
+            | TokenType::EnvChange
+            | TokenType::LoginAck
+            | TokenType::Order
+            | TokenType::Sspi
+            | TokenType::TabName
+            | TokenType::ColInfo => State::Length { token, width: 2 },
+            TokenType::FedAuthInfo | TokenType::SessionState => State::Length { token, width: 4 },
+            TokenType::FeatureExtAck => State::Feature {
+                copied: 0,
+                step: FeatureStep::Id,
+                at: self.pos,
+            },
+            TokenType::ColMetadata => {
+                if self.column_encryption {
+                    return Err(error_at(ErrorKind::Unsupported(Site::token(token)), at));
+                }
+                State::Meta(MetaState::col_metadata())
+            }
+            TokenType::ReturnValue => State::Meta(MetaState::return_value()),
+            TokenType::Row => {
+                self.begin_row(RowKind::Row, meta, at)?;
+                return Ok(Some(Out::RowStart(RowKind::Row)));
+            }
+            TokenType::NbcRow => {
+                self.begin_row(RowKind::NbcRow, meta, at)?;
+                State::Bitmap { have: 0 }
+            }
+            TokenType::DataClassification | TokenType::AltMetadata | TokenType::AltRow => {
+                return Err(error_at(ErrorKind::UnsupportedToken(token), at));
+            }
+            TokenType::Unknown(byte) => {
+                return Err(error_at(ErrorKind::UnknownToken(byte), at));
+            }
+        };
+        Ok(None)
+    }
+
+    /// Walks FEATUREEXTACK entries to find the token's end, looking at each
+    /// byte once. The body is borrowed when it ends in this chunk and
+    /// nothing was copied yet; otherwise what was walked is copied into the
+    /// buffer.
+    fn walk_features<'c>(
+        &mut self,
+        input: &mut &'c [u8],
+        buf: &mut [u8],
+        copied: u32,
+        mut step: FeatureStep,
+        at: u64,
+    ) -> Result<Status<Out<'c>>> {
+        let mut i = 0usize;
+        let mut end = None;
+        while i < input.len() && end.is_none() {
+            match step {
+                FeatureStep::Id => {
+                    if input[i] == 0xFF {
+                        end = Some(i + 1);
+                    } else {
+                        step = FeatureStep::Len { have: 0, len: 0 };
+                    }
+                    i += 1;
+                }
+                FeatureStep::Len { have, len } => {
+                    let len = len | u32::from(input[i]) << (8 * have);
+                    i += 1;
+                    step = match have {
+                        3 if len == 0 => FeatureStep::Id,
+                        3 => FeatureStep::Data { left: len },
+                        _ => FeatureStep::Len {
+                            have: have + 1,
+                            len,
+                        },
+                    };
+                }
+                FeatureStep::Data { left } => {
+                    let n = (left as usize).min(input.len() - i);
+                    i += n;
+                    let left = left - n as u32;
+                    if left == 0 {
+                        step = FeatureStep::Id;
+                    } else {
+                        step = FeatureStep::Data { left };
+                    }
+                }
+            }
+        }
+        let site = Site::token(TokenType::FeatureExtAck);
+        if end.is_some() && copied == 0 {
+            let body = self.take(input, i);
+            self.state = State::Token;
+            return Ok(Status::Complete(Out::Body {
+                token: TokenType::FeatureExtAck,
+                src: Src::Input(body),
+                at,
+            }));
+        }
+        let from = copied as usize;
+        let to = from.checked_add(i).filter(|&to| to <= buf.len());
+        let Some(to) = to else {
+            return Err(error_at(ErrorKind::BufferTooSmall(site), at));
+        };
+        let walked = self.take(input, i);
+        buf[from..to].copy_from_slice(walked);
+        if end.is_some() {
+            self.state = State::Token;
+            return Ok(Status::Complete(Out::Body {
+                token: TokenType::FeatureExtAck,
+                src: Src::Buf(to),
+                at,
+            }));
+        }
+        self.state = State::Feature {
+            copied: to as u32,
+            step,
+            at,
+        };
+        Ok(Status::Partial)
+    }
+
+    /// Turns a step's output into an event, borrowing what it needs. An
+    /// error stops the reader here (the caller cannot, once the event
+    /// borrows it).
+    fn event<'r, 'c: 'r, 'a: 'r>(
+        &'r mut self,
+        out: Out<'c>,
+        meta: &'r Metadata<'a>,
+        buf: &'r [u8],
+    ) -> Result<Event<'r>> {
+        Ok(match out {
+            Out::Body { token, src, at } => {
+                let body: &'r [u8] = match src {
+                    Src::Input(bytes) => bytes,
+                    Src::Buf(n) => &buf[..n],
+                    // Bodies are never gathered in scratch.
+                    Src::Scratch(_) => &[],
+                };
+                match self.body_token(token, body) {
+                    Ok(token) => Event::Token(token),
+                    Err(e) => return Err(self.fail(shift(e, at))),
+                }
+            }
+            Out::Done(done) => Event::Token(Token::Done(done)),
+            Out::ReturnStatus(value) => Event::Token(Token::ReturnStatus(ReturnStatus(value))),
+            Out::ColMetadata { no_metadata } => Event::Token(Token::ColMetadata(ColMetadata {
+                columns: meta.columns(),
+                no_metadata,
+            })),
+            Out::ReturnValue => match meta.return_value() {
+                Some(rv) => Event::Token(Token::ReturnValue(*rv)),
+                None => {
+                    let site = Site::token(TokenType::ReturnValue);
+                    return Err(self.fail(error_at(ErrorKind::NoMetadata(site), self.pos)));
+                }
+            },
+            Out::RowStart(kind) => Event::RowStart(kind),
+            Out::Value { column, ret, src } => {
+                let type_info = match self.type_info(meta, column, ret) {
+                    Ok(type_info) => type_info,
+                    Err(e) => return Err(self.fail(e)),
+                };
+                let data: Option<&'r [u8]> = match src {
+                    None => None,
+                    Some(Src::Input(bytes)) => Some(bytes),
+                    Some(Src::Buf(n)) => Some(&buf[..n]),
+                    Some(Src::Scratch(n)) => Some(&self.scratch[..n]),
+                };
+                Event::Value {
+                    column,
+                    value: Value::checked(type_info, data),
+                }
+            }
+            Out::ValueStart { column, ret, total } => match self.type_info(meta, column, ret) {
+                Ok(type_info) => Event::ValueStart {
+                    column,
+                    type_info,
+                    total,
+                },
+                Err(e) => return Err(self.fail(e)),
+            },
+            Out::ValueChunk { column, bytes } => Event::ValueChunk { column, bytes },
+            Out::ValueEnd { column } => Event::ValueEnd { column },
+            Out::RowEnd => Event::RowEnd,
+        })
+    }
+
+    /// The type of column `column` (or of the return value).
+    pub(super) fn type_info<'a>(
+        &self,
+        meta: &Metadata<'a>,
+        column: u16,
+        ret: bool,
+    ) -> Result<TypeInfo<'a>> {
+        let found = if ret {
+            meta.return_value().map(|rv| rv.type_info)
+        } else {
+            meta.columns().get(usize::from(column)).map(|c| c.type_info)
+        };
+        found.ok_or_else(|| {
+            error_at(
+                ErrorKind::NoMetadata(self.value_site(column, ret)),
+                self.pos,
+            )
+        })
+    }
+
+    /// Decodes a length-prefixed token's complete body (offsets relative to
+    /// the body), and applies what it changes in the reader.
+    fn body_token<'b>(&mut self, token: TokenType, body: &'b [u8]) -> Result<Token<'b>> {
+        Ok(match token {
+            TokenType::Error => Token::Error(Message::parse(token, body, self.version)?),
+            TokenType::Info => Token::Info(Message::parse(token, body, self.version)?),
+            TokenType::EnvChange => Token::EnvChange(EnvChange::parse(body)?),
+            TokenType::LoginAck => {
+                let ack = LoginAck::parse(body)?;
+                match ack.version() {
+                    Some(version) => self.version = version,
+                    None => {
+                        return Err(Error::new(
+                            ErrorKind::UnsupportedVersion(ack.tds_version),
+                            1,
+                        ));
+                    }
+                }
+                Token::LoginAck(ack)
+            }
+            TokenType::Order => Token::Order(Order::parse(body)?),
+            TokenType::Sspi => Token::Sspi(Sspi::parse(body)?),
+            TokenType::FedAuthInfo => Token::FedAuthInfo(FedAuthInfo::parse(body)?),
+            TokenType::SessionState => Token::SessionState(SessionState::parse(body)?),
+            TokenType::FeatureExtAck => {
+                let ack = FeatureExtAck::parse(body)?;
+                if ack.get(FeatureId::ColumnEncryption).is_some() {
+                    self.column_encryption = true;
+                }
+                Token::FeatureExtAck(ack)
+            }
+            _ => Token::Raw { token, data: body },
+        })
+    }
+}
+
+/// Moves an error found in a part (offsets relative to it) to the part's
+/// stream offset `at`.
+pub(super) fn shift(e: Error, at: u64) -> Error {
+    error_at(e.kind(), at.saturating_add(e.offset() as u64))
+}
+
+/// Where a [`Reader`] is, by name, with the token and column it is inside.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ReaderState {
+    /// Between tokens.
+    TokenStart,
+    /// Reading a token's length field.
+    TokenLength {
+        /// The token.
+        token: TokenType,
+    },
+    /// Collecting a token's body: `have` of `len` bytes.
+    TokenBody {
+        /// The token.
+        token: TokenType,
+        /// Bytes collected.
+        have: u32,
+        /// Bytes in all.
+        len: u32,
+    },
+    /// Walking FEATUREEXTACK's entries.
+    FeatureExtAck,
+    /// Inside COLMETADATA, or a RETURNVALUE's header.
+    Metadata {
+        /// COLMETADATA or RETURNVALUE.
+        token: TokenType,
+        /// The column being described.
+        column: u16,
+        /// The field being read.
+        part: MetaPart,
+    },
+    /// Reading an NBCROW's null bitmap: `have` bytes so far.
+    NullBitmap {
+        /// Bytes read.
+        have: u16,
+    },
+    /// Inside a value.
+    Value {
+        /// ROW, NBCROW or RETURNVALUE.
+        token: TokenType,
+        /// The column.
+        column: u16,
+        /// The part of the value being read.
+        part: ValuePart,
+    },
+    /// A row is complete; [`Event::RowEnd`] comes next.
+    RowEnd,
+    /// An error stopped the reader.
+    Failed,
+}
+
+/// A field of a column description (COLMETADATA) or a RETURNVALUE header.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MetaPart {
+    /// COLMETADATA's column count.
+    ColumnCount,
+    /// RETURNVALUE's parameter ordinal.
+    ParamOrdinal,
+    /// RETURNVALUE's status byte.
+    ParamStatus,
+    /// UserType.
+    UserType,
+    /// Flags.
+    Flags,
+    /// The TYPE_INFO type byte.
+    TypeId,
+    /// The rest of the fixed TYPE_INFO (lengths, precision, collation).
+    TypeInfo,
+    /// XML's schema-present byte.
+    XmlSchemaPresent,
+    /// A text table name's part count.
+    TableNameParts,
+    /// A name's character count.
+    NameLength,
+    /// A name's characters.
+    Name,
+}
+
+/// A part of a value in a row.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ValuePart {
+    /// Before the value.
+    Start,
+    /// Its length prefix.
+    Length,
+    /// A TEXT/NTEXT/IMAGE text pointer and timestamp.
+    TextPointer,
+    /// Its data: `left` bytes to go.
+    Data {
+        /// Bytes to go.
+        left: u32,
+    },
+    /// A PLP value's total length.
+    PlpTotal,
+    /// A PLP chunk's length.
+    PlpChunkLength,
+    /// A PLP chunk's data: `left` bytes to go in this chunk.
+    PlpChunk {
+        /// Bytes to go in the chunk.
+        left: u32,
+    },
+}
+
+impl fmt::Display for MetaPart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            MetaPart::ColumnCount => "the column count",
+            MetaPart::ParamOrdinal => "the parameter ordinal",
+            MetaPart::ParamStatus => "the parameter status",
+            MetaPart::UserType => "UserType",
+            MetaPart::Flags => "Flags",
+            MetaPart::TypeId => "the TYPE_INFO type",
+            MetaPart::TypeInfo => "TYPE_INFO",
+            MetaPart::XmlSchemaPresent => "the XML schema flag",
+            MetaPart::TableNameParts => "the table name's part count",
+            MetaPart::NameLength => "a name's length",
+            MetaPart::Name => "a name",
+        })
+    }
+}
+
+impl fmt::Display for ValuePart {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValuePart::Start => f.write_str("the start"),
+            ValuePart::Length => f.write_str("the length"),
+            ValuePart::TextPointer => f.write_str("the text pointer"),
+            ValuePart::Data { left } => write!(f, "the data ({left} bytes to go)"),
+            ValuePart::PlpTotal => f.write_str("the PLP total length"),
+            ValuePart::PlpChunkLength => f.write_str("a PLP chunk length"),
+            ValuePart::PlpChunk { left } => write!(f, "a PLP chunk ({left} bytes to go)"),
+        }
+    }
+}
+
+impl fmt::Display for ReaderState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReaderState::TokenStart => f.write_str("at a token boundary"),
+            ReaderState::TokenLength { token } => write!(f, "in {token}, reading its length"),
+            ReaderState::TokenBody { token, have, len } => {
+                write!(f, "in {token}, {have} of {len} body bytes")
+            }
+            ReaderState::FeatureExtAck => f.write_str("in FEATUREEXTACK, walking its entries"),
+            ReaderState::Metadata {
+                token,
+                column,
+                part,
+            } => write!(f, "in {token} column {column}, reading {part}"),
+            ReaderState::NullBitmap { have } => {
+                write!(f, "in NBCROW, {have} bytes of the null bitmap")
+            }
+            ReaderState::Value {
+                token,
+                column,
+                part,
+            } => write!(f, "in {token} column {column}, reading {part}"),
+            ReaderState::RowEnd => f.write_str("at the end of a row"),
+            ReaderState::Failed => f.write_str("stopped by an error"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bumpalo::Bump;
+    use std::string::{String, ToString};
+    use std::vec::Vec;
+
+    /// The events of `bytes` fed `chunk` bytes at a time, printed.
+    fn read(bytes: &[u8], chunk: usize, version: TdsVersion) -> Result<Vec<String>> {
+        let bump = Bump::new();
+        let mut meta = Metadata::new(&bump);
+        let mut reader = Reader::new(version);
+        let mut buf = [0u8; 256];
+        let mut out = Vec::new();
+        for mut piece in bytes.chunks(chunk) {
+            while let Status::Complete(event) = reader.next(&mut piece, &mut meta, &mut buf)? {
+                out.push(event.to_string());
+            }
+        }
+        reader.finish()?;
+        Ok(out)
+    }
+
+    fn hex(text: &str) -> Vec<u8> {
+        (0..text.len() / 2)
+            .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn envchange_resumes_at_every_byte() {
+        // tedious's "should parse database change".
+        let bytes = hex("e30f0001036e0065007700036f006c006400");
+        for chunk in 1..=bytes.len() {
+            assert_eq!(
+                read(&bytes, chunk, TdsVersion::V7_2).unwrap(),
+                [r#"ENVCHANGE database new="new" old="old""#]
+            );
+        }
+    }
+
+    #[test]
+    fn done_width_follows_the_version() {
+        let done = hex("fd10000100020000000000000000");
+        assert_eq!(
+            read(&done[..13], 1, TdsVersion::V7_4).unwrap(),
+            ["DONE status=0x0010 cur_cmd=0x0001 rows=2"]
+        );
+        // The same bytes in 7.1: an 8-byte DONE, then a DONE token byte 0x00.
+        let e = read(&done, 1, TdsVersion::V7_1).unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::UnknownToken(0), 9));
+    }
+
+    #[test]
+    fn loginack_switches_the_version() {
+        // tedious's LOGINACK vector: TDS 7.2, then a 12-byte DONE.
+        let mut bytes = hex("ad1200017209000204700072006f00670001020304");
+        bytes.extend(hex("fd000000000000000000000000"));
+        let bump = Bump::new();
+        let mut meta = Metadata::new(&bump);
+        let mut reader = Reader::new(TdsVersion::V7_1);
+        let mut input = &bytes[..];
+        reader.next(&mut input, &mut meta, &mut []).unwrap();
+        assert_eq!(reader.version(), TdsVersion::V7_2);
+        assert!(matches!(
+            reader.next(&mut input, &mut meta, &mut []).unwrap(),
+            Status::Complete(Event::Token(Token::Done(_)))
+        ));
+        assert!(input.is_empty());
+    }
+
+    #[test]
+    fn states_have_names() {
+        let bytes = hex("ab300003000000");
+        let bump = Bump::new();
+        let mut meta = Metadata::new(&bump);
+        let mut reader = Reader::new(TdsVersion::V7_4);
+        let mut input = &bytes[..2];
+        assert!(
+            reader
+                .next(&mut input, &mut meta, &mut [])
+                .unwrap()
+                .is_partial()
+        );
+        assert_eq!(reader.state().to_string(), "in INFO, reading its length");
+        let mut input = &bytes[2..];
+        let mut buf = [0u8; 64];
+        assert!(
+            reader
+                .next(&mut input, &mut meta, &mut buf)
+                .unwrap()
+                .is_partial()
+        );
+        assert_eq!(reader.state().to_string(), "in INFO, 4 of 48 body bytes");
+        let e = reader.finish().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "stream ends inside a token in INFO at byte 7"
+        );
+        let _: String = e.kind().to_string();
+    }
+}

@@ -1,0 +1,232 @@
+use core::fmt::{self, Write as _};
+
+/// Text as TDS sends it: UCS-2 little-endian code units, checked when the
+/// view is made (an even byte count, every surrogate paired) and decoded
+/// only when printed or iterated.
+///
+/// Names, messages and NCHAR/NVARCHAR/NTEXT/XML values all come as this view,
+/// borrowing the token stream, the caller's buffer or the arena.
+///
+/// ```
+/// use leanwire_core::tds::Ucs2Str;
+///
+/// let text = Ucs2Str::new(&[0x68, 0, 0x69, 0, 0x3d, 0xd8, 0x00, 0xde])?;
+/// assert_eq!(text.to_string(), "hi😀");
+/// assert!(text == "hi😀");
+/// assert_eq!(text.len_units(), 4);
+/// // A lone high surrogate, at byte 2.
+/// assert_eq!(Ucs2Str::new(&[0x68, 0, 0x3d, 0xd8]).unwrap_err(), 2);
+/// # Ok::<(), usize>(())
+/// ```
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Ucs2Str<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Ucs2Str<'a> {
+    /// The empty string.
+    pub const EMPTY: Ucs2Str<'static> = Ucs2Str { bytes: &[] };
+
+    /// Checks `bytes` as UCS-2LE; `Err` holds the offset of the first bad
+    /// byte: a lone surrogate's first byte, or the last byte of an odd count.
+    pub fn new(bytes: &'a [u8]) -> Result<Ucs2Str<'a>, usize> {
+        let mut check = Ucs2Check::default();
+        check
+            .feed(bytes, 0)
+            .and_then(|()| check.finish())
+            .map_err(|at| at as usize)?;
+        Ok(Ucs2Str { bytes })
+    }
+
+    /// The raw UCS-2LE bytes.
+    pub const fn as_bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The number of UTF-16 code units (what TDS's character counts count).
+    pub const fn len_units(&self) -> usize {
+        self.bytes.len() / 2
+    }
+
+    /// Whether the string is empty.
+    pub const fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The UTF-16 code units.
+    pub fn units(&self) -> impl Iterator<Item = u16> + 'a {
+        self.bytes
+            .chunks_exact(2)
+            .map(|pair| u16::from_le_bytes([pair[0], pair[1]]))
+    }
+
+    /// The characters.
+    pub fn chars(&self) -> impl Iterator<Item = char> + 'a {
+        // The view was checked, so the replacement never shows.
+        char::decode_utf16(self.units()).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+    }
+
+    /// The same text without trailing NUL characters (LOGINACK's program
+    /// name carries two).
+    pub fn trim_end_nuls(&self) -> Ucs2Str<'a> {
+        let mut bytes = self.bytes;
+        while let [rest @ .., 0, 0] = bytes {
+            bytes = rest;
+        }
+        Ucs2Str { bytes }
+    }
+}
+
+impl PartialEq<str> for Ucs2Str<'_> {
+    fn eq(&self, other: &str) -> bool {
+        self.units().eq(other.encode_utf16())
+    }
+}
+
+impl PartialEq<&str> for Ucs2Str<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        *self == **other
+    }
+}
+
+impl fmt::Display for Ucs2Str<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for c in self.chars() {
+            f.write_char(c)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Ucs2Str<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_char('"')?;
+        for c in self.chars() {
+            for e in c.escape_debug() {
+                f.write_char(e)?;
+            }
+        }
+        f.write_char('"')
+    }
+}
+
+/// An incremental UCS-2 check for text that arrives in pieces (a value split
+/// across chunks, or PLP chunks that split a code unit or a surrogate pair).
+/// Errors are stream offsets of the offending code unit.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Ucs2Check {
+    /// The first byte of a code unit, and its offset.
+    odd: Option<(u8, u64)>,
+    /// The offset of a high surrogate waiting for its low half.
+    high_at: Option<u64>,
+}
+
+impl Ucs2Check {
+    /// Checks `bytes`, the first of which sits at stream offset `at`.
+    pub(crate) fn feed(&mut self, bytes: &[u8], at: u64) -> Result<(), u64> {
+        let mut rest = bytes;
+        let mut pos = at;
+        if let Some((first, first_at)) = self.odd {
+            let Some((&second, tail)) = rest.split_first() else {
+                return Ok(());
+            };
+            self.odd = None;
+            self.unit(u16::from_le_bytes([first, second]), first_at)?;
+            rest = tail;
+            pos += 1;
+        }
+        let mut pairs = rest.chunks_exact(2);
+        for pair in &mut pairs {
+            let unit = u16::from_le_bytes([pair[0], pair[1]]);
+            if !(0xD800..0xE000).contains(&unit) && self.high_at.is_none() {
+                pos += 2;
+                continue;
+            }
+            self.unit(unit, pos)?;
+            pos += 2;
+        }
+        if let [last] = pairs.remainder() {
+            self.odd = Some((*last, pos));
+        }
+        Ok(())
+    }
+
+    fn unit(&mut self, unit: u16, at: u64) -> Result<(), u64> {
+        let high = (0xD800..0xDC00).contains(&unit);
+        let low = (0xDC00..0xE000).contains(&unit);
+        match self.high_at {
+            Some(high_at) if !low => Err(high_at),
+            Some(_) => {
+                self.high_at = None;
+                Ok(())
+            }
+            None if low => Err(at),
+            None => {
+                if high {
+                    self.high_at = Some(at);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The text ended: a dangling byte or high surrogate is an error.
+    pub(crate) fn finish(&mut self) -> Result<(), u64> {
+        let result = match (self.odd, self.high_at) {
+            (_, Some(high_at)) => Err(high_at),
+            (Some((_, at)), None) => Err(at),
+            (None, None) => Ok(()),
+        };
+        *self = Ucs2Check::default();
+        result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::ToString;
+
+    #[test]
+    fn pairs_and_lone_surrogates() {
+        assert_eq!(
+            Ucs2Str::new(&[0x3d, 0xd8, 0x00, 0xde]).unwrap().to_string(),
+            "😀"
+        );
+        assert_eq!(Ucs2Str::new(&[0x00, 0xde]), Err(0));
+        assert_eq!(Ucs2Str::new(&[0x41, 0, 0x3d, 0xd8, 0x41, 0]), Err(2));
+        assert_eq!(Ucs2Str::new(&[0x41, 0, 0x41]), Err(2));
+        assert_eq!(
+            std::format!("{:?}", Ucs2Str::new(&[0x22, 0, 0x0a, 0]).unwrap()),
+            r#""\"\n""#
+        );
+    }
+
+    #[test]
+    fn split_anywhere_gives_the_same_answer() {
+        let cases: [&[u8]; 4] = [
+            &[0x41, 0, 0x3d, 0xd8, 0x00, 0xde, 0x42, 0],
+            &[0x41, 0, 0x3d, 0xd8, 0x41, 0],
+            &[0x41, 0, 0x00, 0xdc],
+            &[0x41, 0, 0x3d, 0xd8],
+        ];
+        for bytes in cases {
+            let whole = Ucs2Str::new(bytes).map(|_| ()).map_err(|at| at as u64);
+            for cut in 0..=bytes.len() {
+                let mut check = Ucs2Check::default();
+                let split = check
+                    .feed(&bytes[..cut], 100)
+                    .and_then(|()| check.feed(&bytes[cut..], 100 + cut as u64))
+                    .and_then(|()| check.finish())
+                    .map_err(|at| at - 100);
+                assert_eq!(split, whole, "{bytes:?} cut at {cut}");
+            }
+        }
+    }
+
+    #[test]
+    fn trims_trailing_nuls() {
+        let text = Ucs2Str::new(&[0x41, 0, 0, 0, 0, 0]).unwrap();
+        assert_eq!(text.trim_end_nuls(), "A");
+    }
+}

@@ -1,0 +1,541 @@
+//! Decoded values: a lazy [`Value`] view over a column's bytes, and the
+//! typed [`SqlValue`] it decodes to.
+
+use core::fmt;
+
+use super::codepage::CodePage;
+use super::numeric::{Decimal, Money};
+use super::temporal::{Date, DateTime, DateTime2, DateTimeOffset, SmallDateTime, Time};
+use super::type_info::{Collation, DataType, TypeInfo, time_len};
+use super::ucs2::{Ucs2Check, Ucs2Str};
+
+/// A uniqueidentifier: 16 bytes as sent (Data1-3 little-endian, Data4 as
+/// is). Prints lowercase canonical.
+///
+/// ```
+/// use leanwire_core::tds::Guid;
+///
+/// let guid = Guid([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+/// assert_eq!(guid.to_string(), "04030201-0605-0807-090a-0b0c0d0e0f10");
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Guid(pub [u8; 16]);
+
+impl Guid {
+    /// The GUID as a big-endian 128-bit number (canonical text order).
+    pub const fn to_u128(self) -> u128 {
+        let b = self.0;
+        u128::from_be_bytes([
+            b[3], b[2], b[1], b[0], b[5], b[4], b[7], b[6], b[8], b[9], b[10], b[11], b[12], b[13],
+            b[14], b[15],
+        ])
+    }
+}
+
+impl fmt::Display for Guid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.to_u128();
+        write!(
+            f,
+            "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+            n >> 96,
+            (n >> 80) & 0xffff,
+            (n >> 64) & 0xffff,
+            (n >> 48) & 0xffff,
+            n & 0xffff_ffff_ffff
+        )
+    }
+}
+
+/// CHAR/VARCHAR/TEXT bytes with the code page their collation names,
+/// decoded when printed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct AnsiText<'a> {
+    /// The raw bytes.
+    pub bytes: &'a [u8],
+    /// Their code page.
+    pub code_page: CodePage,
+}
+
+impl fmt::Display for AnsiText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.code_page.decode_to(self.bytes, f)
+    }
+}
+
+/// Writes `bytes` as `0x` and uppercase hex.
+pub(crate) fn write_hex(f: &mut fmt::Formatter<'_>, bytes: &[u8]) -> fmt::Result {
+    f.write_str("0x")?;
+    for b in bytes {
+        write!(f, "{b:02X}")?;
+    }
+    Ok(())
+}
+
+/// A column value, decoded: what a [`Value`] holds.
+///
+/// `Display` prints each type in one fixed form: integers as numbers, bit as
+/// `true`/`false`, money and decimal as exact decimals (`12.3400`, `-5.00`),
+/// dates and times ISO 8601 style (`2024-01-31T13:45:30.997`), datetimeoffset
+/// as local time with its offset, GUIDs lowercase, text as text, binary as
+/// `0x` and uppercase hex, and NULL as `NULL`.
+#[derive(Copy, Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum SqlValue<'a> {
+    /// NULL.
+    Null,
+    /// bit.
+    Bit(bool),
+    /// tinyint.
+    TinyInt(u8),
+    /// smallint.
+    SmallInt(i16),
+    /// int.
+    Int(i32),
+    /// bigint.
+    BigInt(i64),
+    /// real.
+    Real(f32),
+    /// float.
+    Float(f64),
+    /// money or smallmoney.
+    Money(Money),
+    /// decimal or numeric.
+    Decimal(Decimal),
+    /// smalldatetime.
+    SmallDateTime(SmallDateTime),
+    /// datetime.
+    DateTime(DateTime),
+    /// date.
+    Date(Date),
+    /// time(n).
+    Time(Time),
+    /// datetime2(n).
+    DateTime2(DateTime2),
+    /// datetimeoffset(n).
+    DateTimeOffset(DateTimeOffset),
+    /// uniqueidentifier.
+    Guid(Guid),
+    /// char, varchar, text.
+    Text(AnsiText<'a>),
+    /// nchar, nvarchar, ntext.
+    NText(Ucs2Str<'a>),
+    /// xml (UTF-16 text).
+    Xml(Ucs2Str<'a>),
+    /// binary, varbinary, image, and UDT bytes.
+    Binary(&'a [u8]),
+}
+
+impl fmt::Display for SqlValue<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SqlValue::Null => f.write_str("NULL"),
+            SqlValue::Bit(b) => write!(f, "{b}"),
+            SqlValue::TinyInt(n) => write!(f, "{n}"),
+            SqlValue::SmallInt(n) => write!(f, "{n}"),
+            SqlValue::Int(n) => write!(f, "{n}"),
+            SqlValue::BigInt(n) => write!(f, "{n}"),
+            SqlValue::Real(x) => write!(f, "{x}"),
+            SqlValue::Float(x) => write!(f, "{x}"),
+            SqlValue::Money(m) => write!(f, "{m}"),
+            SqlValue::Decimal(d) => write!(f, "{d}"),
+            SqlValue::SmallDateTime(t) => write!(f, "{t}"),
+            SqlValue::DateTime(t) => write!(f, "{t}"),
+            SqlValue::Date(t) => write!(f, "{t}"),
+            SqlValue::Time(t) => write!(f, "{t}"),
+            SqlValue::DateTime2(t) => write!(f, "{t}"),
+            SqlValue::DateTimeOffset(t) => write!(f, "{t}"),
+            SqlValue::Guid(g) => write!(f, "{g}"),
+            SqlValue::Text(t) => write!(f, "{t}"),
+            SqlValue::NText(t) | SqlValue::Xml(t) => write!(f, "{t}"),
+            SqlValue::Binary(b) => write_hex(f, b),
+        }
+    }
+}
+
+/// One column's value (or a RETURNVALUE's), as a lazy view: its type and
+/// its bytes, decoded only when asked ([`get`](Self::get), `Display`).
+///
+/// The bytes are the value's data without any framing: no length prefix,
+/// PLP chunks joined, a TEXT value without its text pointer. They borrow the
+/// chunk the value arrived in when it lay in one piece, and otherwise the
+/// reader's scratch space (values up to 32 bytes) or the caller's row
+/// buffer. The reader checked them when it read them, so decoding cannot
+/// fail.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Value<'a> {
+    type_info: TypeInfo<'a>,
+    data: Option<&'a [u8]>,
+}
+
+impl<'a> Value<'a> {
+    /// A view over `data` (`None` for NULL) of type `type_info`, checked as
+    /// the reader checks values: `None` if the bytes do not fit the type.
+    pub fn new(type_info: TypeInfo<'a>, data: Option<&'a [u8]>) -> Option<Value<'a>> {
+        if let Some(bytes) = data {
+            let ucs2 = !type_info.data_type.is_ucs2() || Ucs2Str::new(bytes).is_ok();
+            if !type_info.value_len_ok(bytes.len() as u64)
+                || check_value(&type_info, bytes).is_err()
+                || !ucs2
+            {
+                return None;
+            }
+        }
+        Some(Value { type_info, data })
+    }
+
+    /// A view the reader already checked.
+    pub(crate) const fn checked(type_info: TypeInfo<'a>, data: Option<&'a [u8]>) -> Value<'a> {
+        Value { type_info, data }
+    }
+
+    /// Whether the value is NULL (known without decoding anything).
+    pub const fn is_null(&self) -> bool {
+        self.data.is_none()
+    }
+
+    /// The value's bytes, or `None` for NULL.
+    pub const fn bytes(&self) -> Option<&'a [u8]> {
+        self.data
+    }
+
+    /// The column's (or parameter's) type.
+    pub const fn type_info(&self) -> &TypeInfo<'a> {
+        &self.type_info
+    }
+
+    /// The value, decoded. A SQL_VARIANT decodes to its inner value.
+    pub fn get(&self) -> SqlValue<'a> {
+        match self.data {
+            None => SqlValue::Null,
+            Some(bytes) => decode(&self.type_info, bytes),
+        }
+    }
+
+    /// For a SQL_VARIANT value: the inner value's type (without names).
+    pub fn variant_type(&self) -> Option<TypeInfo<'static>> {
+        match (self.type_info.data_type, self.data) {
+            (DataType::Variant, Some(bytes)) => split_variant(bytes).map(|(ti, _)| ti),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Value<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.get())
+    }
+}
+
+fn array<const N: usize>(bytes: &[u8]) -> [u8; N] {
+    let mut out = [0u8; N];
+    let n = bytes.len().min(N);
+    out[..n].copy_from_slice(&bytes[..n]);
+    out
+}
+
+/// Decodes checked bytes. Bytes that somehow do not fit decode as binary
+/// rather than panic.
+fn decode<'a>(ti: &TypeInfo<'a>, bytes: &'a [u8]) -> SqlValue<'a> {
+    let int = |bytes: &[u8]| match bytes.len() {
+        1 => SqlValue::TinyInt(bytes[0]),
+        2 => SqlValue::SmallInt(i16::from_le_bytes(array(bytes))),
+        4 => SqlValue::Int(i32::from_le_bytes(array(bytes))),
+        _ => SqlValue::BigInt(i64::from_le_bytes(array(bytes))),
+    };
+    let fallback = SqlValue::Binary(bytes);
+    match ti.data_type {
+        DataType::Null => SqlValue::Null,
+        DataType::TinyInt | DataType::SmallInt | DataType::Int | DataType::BigInt => int(bytes),
+        DataType::IntN => int(bytes),
+        DataType::Bit | DataType::BitN => SqlValue::Bit(bytes.first().is_some_and(|&b| b != 0)),
+        DataType::Real => SqlValue::Real(f32::from_le_bytes(array(bytes))),
+        DataType::Float => SqlValue::Float(f64::from_le_bytes(array(bytes))),
+        DataType::FloatN => match bytes.len() {
+            4 => SqlValue::Real(f32::from_le_bytes(array(bytes))),
+            _ => SqlValue::Float(f64::from_le_bytes(array(bytes))),
+        },
+        DataType::SmallMoney => SqlValue::Money(Money::from_small_bytes(array(bytes))),
+        DataType::Money => SqlValue::Money(Money::from_bytes(array(bytes))),
+        DataType::MoneyN => match bytes.len() {
+            4 => SqlValue::Money(Money::from_small_bytes(array(bytes))),
+            _ => SqlValue::Money(Money::from_bytes(array(bytes))),
+        },
+        DataType::SmallDateTime => SqlValue::SmallDateTime(SmallDateTime::from_bytes(array(bytes))),
+        DataType::DateTime => SqlValue::DateTime(DateTime::from_bytes(array(bytes))),
+        DataType::DateTimeN => match bytes.len() {
+            4 => SqlValue::SmallDateTime(SmallDateTime::from_bytes(array(bytes))),
+            _ => SqlValue::DateTime(DateTime::from_bytes(array(bytes))),
+        },
+        DataType::Guid => SqlValue::Guid(Guid(array(bytes))),
+        DataType::Decimal | DataType::Numeric | DataType::DecimalN | DataType::NumericN => {
+            Decimal::from_bytes(bytes, ti.precision, ti.scale).map_or(fallback, SqlValue::Decimal)
+        }
+        DataType::Date => SqlValue::Date(Date::from_bytes(array(bytes))),
+        DataType::Time => Time::from_bytes(bytes, ti.scale).map_or(fallback, SqlValue::Time),
+        DataType::DateTime2 => {
+            DateTime2::from_bytes(bytes, ti.scale).map_or(fallback, SqlValue::DateTime2)
+        }
+        DataType::DateTimeOffset => {
+            DateTimeOffset::from_bytes(bytes, ti.scale).map_or(fallback, SqlValue::DateTimeOffset)
+        }
+        DataType::Char
+        | DataType::VarChar
+        | DataType::BigChar
+        | DataType::BigVarChar
+        | DataType::Text => SqlValue::Text(AnsiText {
+            bytes,
+            code_page: ti.code_page(),
+        }),
+        DataType::NChar | DataType::NVarChar | DataType::NText => {
+            Ucs2Str::new(bytes).map_or(fallback, SqlValue::NText)
+        }
+        DataType::Xml => Ucs2Str::new(bytes).map_or(fallback, SqlValue::Xml),
+        DataType::Variant => match split_variant(bytes) {
+            Some((inner, data)) => decode(&inner, data),
+            None => fallback,
+        },
+        DataType::Binary
+        | DataType::VarBinary
+        | DataType::BigBinary
+        | DataType::BigVarBinary
+        | DataType::Image
+        | DataType::Udt
+        | DataType::Json
+        | DataType::Vector
+        | DataType::Unknown(_) => fallback,
+    }
+}
+
+/// Splits a SQL_VARIANT value into its inner type and data
+/// [MS-TDS 2.2.5.5.4]: base type, property byte count, properties, data.
+fn split_variant(bytes: &[u8]) -> Option<(TypeInfo<'static>, &[u8])> {
+    let (&base, rest) = bytes.split_first()?;
+    let (&count, rest) = rest.split_first()?;
+    let props = rest.get(..usize::from(count))?;
+    let data = &rest[usize::from(count)..];
+    let data_type = DataType::from(base);
+    let mut ti = TypeInfo::new(data_type);
+    let want = match data_type {
+        DataType::TinyInt
+        | DataType::Bit
+        | DataType::SmallInt
+        | DataType::Int
+        | DataType::BigInt
+        | DataType::Real
+        | DataType::Float
+        | DataType::SmallMoney
+        | DataType::Money
+        | DataType::SmallDateTime
+        | DataType::DateTime
+        | DataType::Guid
+        | DataType::Date => 0,
+        DataType::DecimalN | DataType::NumericN => {
+            (ti.precision, ti.scale) = (props.first().copied()?, props.get(1).copied()?);
+            if !(1..=38).contains(&ti.precision) || ti.scale > ti.precision {
+                return None;
+            }
+            2
+        }
+        DataType::Time | DataType::DateTime2 | DataType::DateTimeOffset => {
+            ti.scale = *props.first()?;
+            if ti.scale > 7 {
+                return None;
+            }
+            1
+        }
+        DataType::BigBinary | DataType::BigVarBinary => {
+            ti.max_len = u32::from(u16::from_le_bytes([*props.first()?, *props.get(1)?]));
+            2
+        }
+        DataType::BigChar | DataType::BigVarChar | DataType::NChar | DataType::NVarChar => {
+            let c: [u8; 5] = props.get(..5)?.try_into().ok()?;
+            ti.collation = Some(Collation::from_bytes(c));
+            ti.max_len = u32::from(u16::from_le_bytes([*props.get(5)?, *props.get(6)?]));
+            7
+        }
+        _ => return None,
+    };
+    if usize::from(count) != want {
+        return None;
+    }
+    if data_type == DataType::Guid {
+        ti.max_len = 16;
+    }
+    Some((ti, data))
+}
+
+/// Checks a complete non-NULL value beyond its length (which the reader
+/// checked when it read the length). `Err` holds the offset of the bad byte
+/// within `bytes`. UCS-2 of top-level N-types is checked as it arrives, by
+/// the reader; the text inside a SQL_VARIANT is checked here.
+pub(crate) fn check_value(ti: &TypeInfo<'_>, bytes: &[u8]) -> Result<(), usize> {
+    match ti.data_type {
+        DataType::Decimal | DataType::Numeric | DataType::DecimalN | DataType::NumericN => {
+            match bytes.first() {
+                Some(0 | 1) => Ok(()),
+                _ => Err(0),
+            }
+        }
+        DataType::DateTime | DataType::DateTimeN if bytes.len() == 8 => {
+            let ticks = u32::from_le_bytes(array(&bytes[4..]));
+            if ticks < 300 * 86_400 { Ok(()) } else { Err(4) }
+        }
+        DataType::SmallDateTime | DataType::DateTimeN => {
+            let minutes = u16::from_le_bytes(array(bytes.get(2..).unwrap_or(&[])));
+            if minutes < 1440 { Ok(()) } else { Err(2) }
+        }
+        DataType::Time | DataType::DateTime2 | DataType::DateTimeOffset => {
+            let n = usize::from(time_len(ti.scale)).min(bytes.len());
+            let time = Time::from_bytes(&bytes[..n], ti.scale).ok_or(0usize)?;
+            if !time.is_valid() {
+                return Err(0);
+            }
+            if ti.data_type == DataType::DateTimeOffset {
+                let offset = i16::from_le_bytes(array(bytes.get(n + 3..).unwrap_or(&[])));
+                if !(-840..=840).contains(&offset) {
+                    return Err(n + 3);
+                }
+            }
+            Ok(())
+        }
+        DataType::Variant => {
+            let (inner, data) = split_variant(bytes).ok_or(0usize)?;
+            let at = bytes.len() - data.len();
+            let fits = match inner.data_type {
+                DataType::Guid => data.len() == 16,
+                DataType::BigBinary
+                | DataType::BigVarBinary
+                | DataType::BigChar
+                | DataType::BigVarChar
+                | DataType::NChar
+                | DataType::NVarChar => data.len() <= inner.max_len as usize,
+                _ => inner.value_len_ok(data.len() as u64),
+            };
+            if !fits {
+                return Err(at);
+            }
+            if inner.data_type.is_ucs2() {
+                let mut check = Ucs2Check::default();
+                check
+                    .feed(data, at as u64)
+                    .and_then(|()| check.finish())
+                    .map_err(|e| e as usize)?;
+            }
+            check_value(&inner, data).map_err(|e| e + at)
+        }
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::ToString;
+
+    fn show(ti: TypeInfo<'_>, bytes: &[u8]) -> std::string::String {
+        Value::new(ti, Some(bytes)).expect("valid").to_string()
+    }
+
+    fn ti(data_type: DataType, max_len: u32) -> TypeInfo<'static> {
+        TypeInfo {
+            max_len,
+            ..TypeInfo::new(data_type)
+        }
+    }
+
+    #[test]
+    fn fixed_and_nullable_numbers() {
+        assert_eq!(show(ti(DataType::Int, 4), &[0xd2, 4, 0, 0]), "1234");
+        assert_eq!(
+            show(ti(DataType::IntN, 8), &(-1234567890123i64).to_le_bytes()),
+            "-1234567890123"
+        );
+        assert_eq!(show(ti(DataType::IntN, 1), &[255]), "255");
+        assert_eq!(show(ti(DataType::BitN, 1), &[1]), "true");
+        assert_eq!(show(ti(DataType::Bit, 1), &[0]), "false");
+        assert_eq!(show(ti(DataType::Real, 4), &9.5f32.to_le_bytes()), "9.5");
+        assert_eq!(show(ti(DataType::FloatN, 8), &3.5f64.to_le_bytes()), "3.5");
+        assert_eq!(
+            show(ti(DataType::MoneyN, 8), &[0, 0, 0, 0, 0x87, 0xd6, 0x12, 0]),
+            "123.4567"
+        );
+        assert_eq!(
+            show(ti(DataType::SmallMoney, 4), &(-50_000i32).to_le_bytes()),
+            "-5.0000"
+        );
+    }
+
+    #[test]
+    fn text_binary_guid_null() {
+        let latin1 = TypeInfo {
+            collation: Some(Collation::from_bytes([9, 4, 0xd0, 0, 0x34])),
+            ..ti(DataType::BigVarChar, 10)
+        };
+        assert_eq!(show(latin1, b"abcd\xe9"), "abcd\u{e9}");
+        assert_eq!(show(ti(DataType::NVarChar, 10), &[0x68, 0, 0x69, 0]), "hi");
+        assert_eq!(show(ti(DataType::BigVarBinary, 10), &[1, 0xab]), "0x01AB");
+        assert_eq!(show(ti(DataType::BigVarBinary, 10), &[]), "0x");
+        let guid = [
+            0xff, 0x19, 0x96, 0x6f, 0x86, 0x8b, 0x11, 0xd0, 0xb4, 0x2d, 0, 0xc0, 0x4f, 0xc9, 0x64,
+            0xff,
+        ];
+        assert_eq!(
+            show(ti(DataType::Guid, 16), &guid),
+            "6f9619ff-8b86-d011-b42d-00c04fc964ff"
+        );
+        let null = Value::new(ti(DataType::IntN, 4), None).unwrap();
+        assert!(null.is_null());
+        assert_eq!(null.to_string(), "NULL");
+    }
+
+    #[test]
+    fn checks_reject_impossible_values() {
+        let dec = TypeInfo {
+            precision: 5,
+            scale: 2,
+            ..ti(DataType::DecimalN, 5)
+        };
+        assert!(Value::new(dec, Some(&[2, 0, 0, 0, 0])).is_none());
+        assert!(Value::new(ti(DataType::IntN, 4), Some(&[1, 2, 3])).is_none());
+        assert!(Value::new(ti(DataType::NVarChar, 10), Some(&[0, 0xdc])).is_none());
+        let time = TypeInfo {
+            scale: 0,
+            ..ti(DataType::Time, 0)
+        };
+        assert!(Value::new(time, Some(&[0x80, 0x51, 0x01])).is_none()); // 86400 s
+        assert!(Value::new(time, Some(&[0x7f, 0x51, 0x01])).is_some());
+        assert!(
+            Value::new(
+                ti(DataType::DateTime, 8),
+                Some(&[0, 0, 0, 0, 0, 0x8c, 0x8b, 0x01])
+            )
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn variants_decode_to_their_inner_value() {
+        let v = ti(DataType::Variant, 8016);
+        // int 7
+        assert_eq!(show(v, &[0x38, 0, 7, 0, 0, 0]), "7");
+        // nvarchar(10) "hi" with a collation and a max length
+        assert_eq!(
+            show(v, &[0xe7, 7, 9, 4, 0xd0, 0, 0x34, 10, 0, 0x68, 0, 0x69, 0]),
+            "hi"
+        );
+        // decimal(5,2) -5.00
+        assert_eq!(show(v, &[0x6a, 2, 5, 2, 0, 0xf4, 1, 0, 0]), "-5.00");
+        // time(7) needs one property byte
+        assert!(Value::new(v, Some(&[0x29, 0, 0, 0, 0])).is_none());
+        // an nvarchar with a lone surrogate
+        assert!(Value::new(v, Some(&[0xe7, 7, 9, 4, 0xd0, 0, 0x34, 10, 0, 0, 0xdc])).is_none());
+        // a variant inside a variant
+        assert!(Value::new(v, Some(&[0x62, 0, 0x38, 0])).is_none());
+        let inner = Value::new(v, Some(&[0x38, 0, 7, 0, 0, 0]))
+            .unwrap()
+            .variant_type()
+            .unwrap();
+        assert_eq!(inner.to_string(), "int");
+    }
+}

@@ -1,0 +1,101 @@
+//! The TDS token reader: fed in random-sized chunks (sizes drawn from the
+//! input's first bytes), it must read exactly what it reads when fed the
+//! whole input at once, in both large-value modes. No panic, errors point
+//! inside the input, and every value prints.
+#![no_main]
+
+use leanwire_core::bumpalo::Bump;
+use leanwire_core::tds::{Event, LargeValues, Metadata, Reader, Status, TdsVersion};
+use libfuzzer_sys::fuzz_target;
+
+/// What a run read: one line per event (streamed pieces joined), then the
+/// error or the end state.
+fn run(bytes: &[u8], sizes: &[usize], large: LargeValues, version: TdsVersion) -> Vec<String> {
+    let bump = Bump::new();
+    bump.set_allocation_limit(Some(1 << 24));
+    let mut meta = Metadata::new(&bump);
+    let mut reader = Reader::new(version);
+    reader.set_large_values(large);
+    // As large as the input: no value or token can need more, so the
+    // buffer's size never depends on the chunking.
+    let mut buf = vec![0u8; bytes.len() + 64];
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = bytes;
+    let mut sizes = sizes.iter().copied().cycle();
+    // The streamed value being read: its start, and its pieces joined.
+    let mut streaming: Option<(String, Vec<u8>)> = None;
+    while !rest.is_empty() {
+        let n = sizes.next().unwrap_or(rest.len()).clamp(1, rest.len());
+        let (mut chunk, tail) = rest.split_at(n);
+        rest = tail;
+        loop {
+            match reader.next(&mut chunk, &mut meta, &mut buf) {
+                Ok(Status::Complete(event)) => match event {
+                    Event::ValueStart { .. } => {
+                        assert!(streaming.is_none(), "a value inside a value");
+                        streaming = Some((format!("{event:?}"), Vec::new()));
+                    }
+                    Event::ValueChunk { bytes, .. } => match streaming.as_mut() {
+                        Some((_, joined)) => joined.extend_from_slice(bytes),
+                        None => panic!("a chunk outside a streamed value"),
+                    },
+                    Event::ValueEnd { .. } => match streaming.take() {
+                        Some((start, joined)) => {
+                            out.push(format!("{start} {joined:02x?} {event:?}"))
+                        }
+                        None => panic!("an end outside a streamed value"),
+                    },
+                    other => {
+                        assert!(streaming.is_none(), "{other} inside a streamed value");
+                        out.push(format!("{other} / {other:?}"));
+                    }
+                },
+                Ok(Status::Partial) => break,
+                Err(e) => {
+                    assert!(e.offset() <= bytes.len(), "{e} past {}", bytes.len());
+                    // A streamed value cut short by the error: how much of
+                    // it was handed out depends on the chunking, so only
+                    // its start counts.
+                    if let Some((start, _)) = streaming.take() {
+                        out.push(start);
+                    }
+                    out.push(format!("error {e:?}"));
+                    return out;
+                }
+            }
+        }
+    }
+    // Input ran out inside a streamed value: everything fed was handed out.
+    if let Some((start, joined)) = streaming.take() {
+        out.push(format!("{start} {joined:02x?} (unfinished)"));
+    }
+    out.push(format!("finish {:?} {}", reader.finish(), reader.state()));
+    out
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&control, rest)) = data.split_first() else {
+        return;
+    };
+    // The low bits choose the mode and version, the rest how many of the
+    // next bytes give chunk sizes.
+    let large = if control & 1 == 0 {
+        LargeValues::Assemble
+    } else {
+        LargeValues::Stream
+    };
+    let version = match (control >> 1) & 3 {
+        0 => TdsVersion::V7_1,
+        1 => TdsVersion::V7_2,
+        2 => TdsVersion::V7_3B,
+        _ => TdsVersion::V7_4,
+    };
+    let count = usize::from(control >> 3).min(rest.len());
+    let (sizes, bytes) = rest.split_at(count);
+    let sizes: Vec<usize> = sizes.iter().map(|&s| usize::from(s % 64) + 1).collect();
+    let whole = run(bytes, &[bytes.len()], large, version);
+    let chunked = run(bytes, &sizes, large, version);
+    assert_eq!(whole, chunked, "sizes {sizes:?}");
+    let bytewise = run(bytes, &[1], large, version);
+    assert_eq!(whole, bytewise);
+});
