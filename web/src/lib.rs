@@ -20,11 +20,13 @@ mod bench;
 mod dns;
 #[cfg(feature = "peers")]
 mod peers;
+mod tds;
 
 pub use actor::{check_actor_name, is_valid_path_element, parse_actor_path, split_name_and_uid};
 pub use alloc::{AllocStats, alloc_stats, reset_alloc_stats};
 pub use bench::{BenchmarkRun, benchmark};
 pub use dns::{build_dns_query, decode_dns_message};
+pub use tds::{TdsReader, decode_tds_js};
 
 use wasm_bindgen::JsError;
 

@@ -7,11 +7,15 @@ mod actor_cases;
 #[path = "../../../core/tests/support/dns_cases.rs"]
 #[allow(dead_code)]
 mod dns_cases;
+// The whole-run entry point is used here; the per-record helpers serve the native tests.
+#[path = "../../../core/tests/support/tds_cases.rs"]
+#[allow(dead_code)]
+mod tds_cases;
 
 use js_sys::JSON;
 use leanwire_web::{
-    benchmark, build_dns_query, check_actor_name, decode_dns_message, is_valid_path_element,
-    parse_actor_path, split_name_and_uid,
+    TdsReader, benchmark, build_dns_query, check_actor_name, decode_dns_message, decode_tds_js,
+    is_valid_path_element, parse_actor_path, split_name_and_uid,
 };
 use wasm_bindgen::JsValue;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
@@ -20,6 +24,8 @@ use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 const EXPECTED_COUNTS: &str = include_str!("../../../core/tests/support/actor_counts.txt");
 /// `dialect<TAB>report` lines that `leanwire actor parse` printed.
 const GOLDEN: &str = include_str!("../../../native/tests/golden/actor_parse.tsv");
+/// Streams and the lines `leanwire tds decode` printed for them.
+const TDS_GOLDEN: &str = include_str!("../../../native/tests/golden/tds_decode.json");
 /// `hex<TAB>report` lines that `leanwire dns decode` printed.
 const DNS_GOLDEN: &str = include_str!("../../../native/tests/golden/dns_decode.tsv");
 const SEED: &str = "akka.tcp://system@127.0.0.1:1337/parent/child#1";
@@ -174,4 +180,88 @@ fn build_dns_query_matches_the_vector() {
     assert!(build_dns_query("a..b", "A", JsValue::UNDEFINED).is_err());
     let bad = JSON::parse(r#"{"id": "seven"}"#).unwrap();
     assert!(build_dns_query("a.b", "A", bad).is_err());
+}
+
+#[wasm_bindgen_test]
+fn tds_vectors_agree_with_native() {
+    let (ran, failures) = tds_cases::run_all();
+    for failure in &failures {
+        console_log!("FAIL {failure}");
+    }
+    assert!(failures.is_empty(), "{} cases failed", failures.len());
+    assert!(ran >= 120, "only {ran} cases ran");
+}
+
+/// Each golden case: its bytes, whether they are bare tokens, and the CLI's lines.
+fn tds_golden() -> Vec<(Vec<u8>, bool, Vec<String>)> {
+    let golden: serde_json::Value = serde_json::from_str(TDS_GOLDEN).unwrap();
+    golden["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let lines = c["lines"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|l| l.as_str().unwrap().to_owned())
+                .collect();
+            (
+                dns_cases::hex(c["hex"].as_str().unwrap()),
+                c["tokens_only"].as_bool().unwrap(),
+                lines,
+            )
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+fn decode_tds_matches_the_cli_byte_for_byte() {
+    let cases = tds_golden();
+    assert!(cases.len() >= 4);
+    for (bytes, tokens_only, want) in cases {
+        for chunk in [0, 1, 13] {
+            let options = JSON::parse(&format!(
+                r#"{{"tokensOnly": {tokens_only}, "chunk": {chunk}}}"#
+            ))
+            .unwrap();
+            let lines = js_sys::Array::from(&decode_tds_js(&bytes, options).unwrap());
+            let got: Vec<String> = lines
+                .iter()
+                .map(|l| JSON::stringify(&l).unwrap().as_string().unwrap())
+                .collect();
+            assert_eq!(got, want, "chunk {chunk}");
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn tds_reader_fed_in_pieces_gives_the_same_reports() {
+    for (bytes, tokens_only, want) in tds_golden() {
+        let options = JSON::parse(&format!(r#"{{"tokensOnly": {tokens_only}}}"#)).unwrap();
+        let mut reader = TdsReader::new(options).unwrap();
+        let mut got = Vec::new();
+        for piece in bytes.chunks(5) {
+            reader.feed(piece);
+            loop {
+                let next = reader.next().unwrap();
+                if next.is_null() {
+                    break;
+                }
+                got.push(JSON::stringify(&next).unwrap().as_string().unwrap());
+            }
+        }
+        let finish = reader.finish();
+        if got.len() + 1 == want.len() {
+            // A stream cut short: the same tokens; `finish` reports the end.
+            assert_eq!(got[..], want[..got.len()]);
+            let message = js_sys::Error::from(JsValue::from(finish.unwrap_err())).message();
+            assert!(
+                want.last().unwrap().contains(&String::from(message)),
+                "{want:?}"
+            );
+        } else {
+            assert_eq!(got, want);
+        }
+    }
 }
