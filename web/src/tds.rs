@@ -146,8 +146,8 @@ impl TdsReader {
 
     /// The next token report, the error report once if decoding failed, or
     /// `null` when the bytes fed so far are used up.
-    #[wasm_bindgen(unchecked_return_type = "TdsTokenReport | TdsErrorReport | null")]
-    pub fn next(&mut self) -> Result<JsValue, JsError> {
+    #[wasm_bindgen(js_name = next, unchecked_return_type = "TdsTokenReport | TdsErrorReport | null")]
+    pub fn next_report(&mut self) -> Result<JsValue, JsError> {
         if let Some(report) = self.ready.get(self.taken) {
             self.taken += 1;
             return to_js(report);

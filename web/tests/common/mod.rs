@@ -244,7 +244,7 @@ fn tds_reader_fed_in_pieces_gives_the_same_reports() {
         for piece in bytes.chunks(5) {
             reader.feed(piece);
             loop {
-                let next = reader.next().unwrap();
+                let next = reader.next_report().unwrap();
                 if next.is_null() {
                     break;
                 }
