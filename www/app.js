@@ -1,13 +1,18 @@
 // The allocation visualizer: parses and decodes with the npm package
 // `leanwire` (./pkg) and measures it next to its peers from the page's own
 // build (./pkg-peers).
-import init, { parseActorPath, decodeDnsMessage, benchmark } from "./pkg/leanwire.js";
+import init, { parseActorPath, decodeDnsMessage, benchmark, benchmarkTds, TdsReader } from "./pkg/leanwire.js";
 import initPeers, { peerBenchmark } from "./pkg-peers/leanwire_peers.js";
 
 const $ = (id) => document.getElementById(id);
 const element = (tag, text, props = {}) => Object.assign(document.createElement(tag), { textContent: text ?? "" }, props);
 
-const [samples] = await Promise.all([fetch("./dns-samples.json").then((r) => r.json()), init(), initPeers()]);
+const [samples, tdsSamples] = await Promise.all([
+  fetch("./dns-samples.json").then((r) => r.json()),
+  fetch("./tds-samples.json").then((r) => r.json()),
+  init(),
+  initPeers(),
+]);
 $("status").textContent = "ready";
 $("status").dataset.ready = "true";
 
@@ -178,5 +183,106 @@ $("dns-run-form").addEventListener("submit", (event) => {
   runAll($("dns-run"), $("dns-bench"), $("dns-chart"), DNS_OPERATIONS, hex, Number($("dns-iterations").value) || 20000);
 });
 
+// --- TDS: step through a stream, any chunk size at a time.
+const hexToBytes = (hex) => Uint8Array.from(hex.match(/../g) ?? [], (h) => parseInt(h, 16));
+const tds = { reader: null, bytes: new Uint8Array(), fed: 0, tokens: 0, rows: 0 };
+
+for (const [i, sample] of tdsSamples.cases.entries()) {
+  $("tds-sample").append(element("option", sample.name, { value: String(i) }));
+}
+
+function tdsReset() {
+  const sample = tdsSamples.cases[Number($("tds-sample").value)];
+  tds.reader?.free();
+  tds.reader = new TdsReader({ tokensOnly: sample.tokens_only });
+  tds.bytes = hexToBytes(sample.hex);
+  tds.fed = 0;
+  tds.tokens = 0;
+  tds.rows = 0;
+  $("tds-tokens").replaceChildren();
+  tdsProgress();
+}
+
+function tdsProgress(ended) {
+  const state = ended ?? (tds.fed < tds.bytes.length ? "reading" : "all bytes fed");
+  $("tds-progress").textContent =
+    `fed ${tds.fed} of ${tds.bytes.length} bytes · ${tds.tokens} tokens · ${tds.rows} rows · ${state}`;
+  $("tds-progress").dataset.fed = String(tds.fed);
+  $("tds-progress").dataset.rows = String(tds.rows);
+}
+
+function tdsStep() {
+  if (tds.fed >= tds.bytes.length) return false;
+  const chunk = Math.max(1, Number($("tds-chunk").value) || 1);
+  tds.reader.feed(tds.bytes.subarray(tds.fed, tds.fed + chunk));
+  tds.fed = Math.min(tds.bytes.length, tds.fed + chunk);
+  for (let report = tds.reader.next(); report !== null; report = tds.reader.next()) {
+    const item = element("li", JSON.stringify(report), { className: report.error ? "error" : "" });
+    $("tds-tokens").append(item);
+    tds.tokens += report.error ? 0 : 1;
+    if (report.token === "ROW" || report.token === "NBCROW") tds.rows += 1;
+  }
+  let ended;
+  if (tds.fed >= tds.bytes.length) {
+    try {
+      tds.reader.finish();
+      ended = "complete";
+    } catch (error) {
+      ended = `ended: ${error.message}`;
+    }
+  }
+  tdsProgress(ended);
+  $("tds-tokens").lastElementChild?.scrollIntoView({ block: "nearest" });
+  return tds.fed < tds.bytes.length;
+}
+
+$("tds-sample").addEventListener("change", tdsReset);
+$("tds-reset").addEventListener("click", tdsReset);
+$("tds-step").addEventListener("click", tdsStep);
+$("tds-run").addEventListener("click", () => {
+  while (tdsStep());
+});
+$("tds-measure-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const sample = tdsSamples.cases[Number($("tds-sample").value)];
+  if (sample.tokens_only) {
+    $("tds-progress").textContent = "the measurement reads packets: pick a sample with packet headers";
+    return;
+  }
+  const n = Math.max(10, Number($("tds-iterations").value) || 2000);
+  const rows = [];
+  for (const chunk of [sample.hex.length / 2, 4096, Math.max(1, Number($("tds-chunk").value) || 1)]) {
+    const start = performance.now();
+    const run = benchmarkTds(sample.hex, chunk, n);
+    const seconds = (performance.now() - start) / 1000;
+    const perRow = run.rows * n;
+    rows.push({
+      chunk,
+      nsPerRow: (seconds * 1e9) / perRow,
+      mbPerS: (run.tokenBytes * n) / seconds / 1e6,
+      allocs: run.allocations / perRow,
+      bytes: run.bytes / perRow,
+    });
+    run.free();
+  }
+  const body = $("tds-bench").tBodies[0];
+  body.replaceChildren(
+    ...rows.map((r, i) => {
+      const tr = element("tr", "", { className: "ours" });
+      tr.dataset.chunk = ["whole", "4k", "chosen"][i];
+      const cells = [`${r.chunk} B`, `${fmt(r.nsPerRow)} ns`, fmt(r.mbPerS), fmt(r.allocs, 2), fmt(r.bytes)];
+      ["chunk", "time", "mbps", "allocs", "bytes"].forEach((col, j) => {
+        const td = element("td", cells[j]);
+        td.dataset.col = col;
+        tr.append(td);
+      });
+      return tr;
+    }),
+  );
+  $("tds-bench").hidden = false;
+  $("tds-bench").dataset.done = String(Number($("tds-bench").dataset.done ?? 0) + 1);
+});
+
 showParse();
 pickSample();
+tdsReset();

@@ -108,6 +108,34 @@ try {
     assert.equal(await page.locator("#dns-chart .bar").count(), 4);
   });
 
+  await step("steps through a TDS stream in small chunks", async () => {
+    await page.selectOption("#tds-sample", { label: "generated result set, 12 rows in packets" });
+    await page.fill("#tds-chunk", "7");
+    await page.click("#tds-step");
+    assert.equal(await page.getAttribute("#tds-progress", "data-fed"), "7");
+    await page.click("#tds-run");
+    assert.equal(await page.getAttribute("#tds-progress", "data-rows"), "12");
+    assert.match(await page.textContent("#tds-progress"), /complete$/);
+    const last = await page.textContent("#tds-tokens li:last-child");
+    assert.equal(JSON.parse(last).rowcount, 12);
+  });
+
+  await step("a cut TDS stream says where it ended", async () => {
+    await page.selectOption("#tds-sample", { label: "types_tokens cut inside a ROW" });
+    await page.click("#tds-run");
+    assert.match(await page.textContent("#tds-progress"), /ended: stream ends inside a token in ROW column 7/);
+  });
+
+  await step("decoding TDS rows makes no heap allocation", async () => {
+    await page.selectOption("#tds-sample", { label: "generated result set, 12 rows in packets" });
+    await page.fill("#tds-iterations", "200");
+    await page.click("#tds-measure");
+    await page.waitForSelector("#tds-bench[data-done]", { timeout: 60_000 });
+    for (const chunk of ["whole", "4k", "chosen"]) {
+      assert.equal(await page.textContent(`#tds-bench tr[data-chunk="${chunk}"] td[data-col="allocs"]`), "0");
+    }
+  });
+
   assert.deepEqual(problems, []);
   console.log(`e2e: ${passed} steps passed`);
 } finally {

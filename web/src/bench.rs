@@ -134,3 +134,79 @@ pub(crate) fn hex_bytes(text: &str) -> Result<Vec<u8>, JsError> {
         })
         .collect()
 }
+
+/// What one [`benchmark_tds`] call counted, in total over its iterations.
+#[wasm_bindgen]
+#[derive(Copy, Clone, Debug)]
+pub struct TdsRun {
+    /// How many times the stream was decoded.
+    pub iterations: u32,
+    /// Rows in one decode of the stream.
+    pub rows: u32,
+    /// Token-stream bytes in one decode.
+    #[wasm_bindgen(js_name = tokenBytes)]
+    pub token_bytes: u32,
+    /// Heap allocations (`alloc` and `realloc` calls), in total.
+    pub allocations: u32,
+    /// Heap bytes asked for, in total.
+    pub bytes: u32,
+}
+
+/// Decodes a TDS response (packets, given in hex) `iterations` times, fed
+/// `chunk` bytes at a time through the de-framer and the reader, reading
+/// every value, and counts rows and heap use. The column metadata goes into
+/// an arena made before the count starts and reset between decodes.
+#[wasm_bindgen(js_name = benchmarkTds)]
+pub fn benchmark_tds(hex: &str, chunk: u32, iterations: u32) -> Result<TdsRun, JsError> {
+    let bytes = hex_bytes(hex)?;
+    let chunk = usize::try_from(chunk).unwrap_or(usize::MAX).max(1);
+    let mut arena = Bump::with_capacity(64 * 1024);
+    let mut row_buf = vec![0u8; 64 * 1024];
+    // Once outside the count: a bad stream is an error, not a measurement.
+    let (rows, token_bytes) = tds_work(&bytes, chunk, &arena, &mut row_buf).map_err(js_error)?;
+    arena.reset();
+    reset_alloc_stats();
+    for _ in 0..iterations {
+        core::hint::black_box(tds_work(core::hint::black_box(&bytes), chunk, &arena, &mut row_buf).ok());
+        arena.reset();
+    }
+    let stats = alloc_stats();
+    Ok(TdsRun {
+        iterations,
+        rows: u32::try_from(rows).unwrap_or(u32::MAX),
+        token_bytes: u32::try_from(token_bytes).unwrap_or(u32::MAX),
+        allocations: stats.allocations,
+        bytes: stats.bytes,
+    })
+}
+
+/// Decodes the packets in `bytes`, `chunk` bytes at a time, touching every
+/// value: the number of rows and token-stream bytes.
+fn tds_work(bytes: &[u8], chunk: usize, arena: &Bump, row_buf: &mut [u8]) -> leanwire_core::tds::Result<(usize, usize)> {
+    use leanwire_core::tds::{Deframer, Event, Metadata, Reader, Status, TdsVersion};
+    let mut meta = Metadata::new(arena);
+    let mut reader = Reader::new(TdsVersion::V7_4);
+    let mut deframer = Deframer::new();
+    let (mut rows, mut token_bytes) = (0, 0);
+    for piece in bytes.chunks(chunk) {
+        let mut input = piece;
+        while let Status::Complete(payload) = deframer.next(&mut input)? {
+            let mut tokens = payload.bytes;
+            token_bytes += tokens.len();
+            while let Status::Complete(event) = reader.next(&mut tokens, &mut meta, row_buf)? {
+                match event {
+                    Event::Value { value, .. } => {
+                        core::hint::black_box(value.get());
+                    }
+                    Event::RowEnd => rows += 1,
+                    _ => {}
+                }
+            }
+            if payload.message_end {
+                reader.finish()?;
+            }
+        }
+    }
+    deframer.finish()?;
+    Ok((rows, token_bytes))
+}

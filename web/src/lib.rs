@@ -24,7 +24,7 @@ mod tds;
 
 pub use actor::{check_actor_name, is_valid_path_element, parse_actor_path, split_name_and_uid};
 pub use alloc::{AllocStats, alloc_stats, reset_alloc_stats};
-pub use bench::{BenchmarkRun, benchmark};
+pub use bench::{BenchmarkRun, TdsRun, benchmark, benchmark_tds};
 pub use dns::{build_dns_query, decode_dns_message};
 pub use tds::{TdsReader, decode_tds_js};
 
