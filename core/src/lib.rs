@@ -26,6 +26,7 @@ extern crate std;
 pub mod actor;
 pub mod dns;
 pub mod error;
+mod registry;
 #[cfg(feature = "report")]
 pub mod report;
 pub mod tds;

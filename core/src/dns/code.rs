@@ -1,7 +1,7 @@
 //! The registries of DNS code points, each an enum that keeps unknown values.
 
-/// Defines a registry enum with an `Unknown(n)` variant, `From` both ways,
-/// its mnemonics, and `Display`/`FromStr`-style lookup.
+/// Defines a registry enum (see [`crate::registry`]) with its `mnemonic`s,
+/// lookup by mnemonic, and `Display` (the mnemonic, or the generic form).
 macro_rules! registry {
     (
         $(#[$meta:meta])*
@@ -9,42 +9,15 @@ macro_rules! registry {
             $($(#[$vmeta:meta])* $variant:ident = $value:literal => $text:literal,)*
         }
     ) => {
-        $(#[$meta])*
-        #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[non_exhaustive]
-        $vis enum $name {
-            $($(#[$vmeta])* $variant,)*
-            /// A value with no mnemonic here; kept so it survives a round trip.
-            Unknown($repr),
-        }
-
-        impl From<$repr> for $name {
-            fn from(value: $repr) -> Self {
-                match value {
-                    $($value => $name::$variant,)*
-                    other => $name::Unknown(other),
-                }
-            }
-        }
-
-        impl From<$name> for $repr {
-            fn from(value: $name) -> $repr {
-                match value {
-                    $($name::$variant => $value,)*
-                    $name::Unknown(other) => other,
-                }
+        crate::registry::registry_enum! {
+            mnemonic;
+            $(#[$meta])*
+            $vis enum $name: $repr {
+                $($(#[$vmeta])* $variant = $value => $text,)*
             }
         }
 
         impl $name {
-            /// The registered mnemonic, or `None` for an unknown value.
-            pub const fn mnemonic(self) -> Option<&'static str> {
-                match self {
-                    $($name::$variant => Some($text),)*
-                    $name::Unknown(_) => None,
-                }
-            }
-
             /// Looks a value up by its mnemonic (ASCII case ignored) or by the
             #[doc = concat!("generic `", $unknown, "N` form.")]
             pub fn from_mnemonic(text: &str) -> Option<Self> {
