@@ -444,69 +444,32 @@ fn check_encoders_agree() {
     assert_eq!(ours[2..], theirs[2..], "the queries differ past their ids");
 }
 
-mod decode_domain {
-    use super::*;
+/// A group `$group` with `leanwire` and `peer` benchmarks that decode the
+/// same messages: leanwire's walk and `$peer_walk`.
+macro_rules! decode_pair {
+    ($group:ident, $peer_walk:ident) => {
+        mod $group {
+            use super::*;
 
-    #[divan::bench(args = INPUTS)]
-    fn leanwire(bencher: Bencher, input: &str) {
-        let bytes = message(input);
-        bencher.bench_local(|| walk_leanwire(black_box(&bytes)));
-    }
+            #[divan::bench(args = INPUTS)]
+            fn leanwire(bencher: Bencher, input: &str) {
+                let bytes = message(input);
+                bencher.bench_local(|| walk_leanwire(black_box(&bytes)));
+            }
 
-    #[divan::bench(args = INPUTS)]
-    fn peer(bencher: Bencher, input: &str) {
-        let bytes = message(input);
-        bencher.bench_local(|| walk_domain(black_box(&bytes)));
-    }
+            #[divan::bench(args = INPUTS)]
+            fn peer(bencher: Bencher, input: &str) {
+                let bytes = message(input);
+                bencher.bench_local(|| $peer_walk(black_box(&bytes)));
+            }
+        }
+    };
 }
 
-mod decode_hickory {
-    use super::*;
-
-    #[divan::bench(args = INPUTS)]
-    fn leanwire(bencher: Bencher, input: &str) {
-        let bytes = message(input);
-        bencher.bench_local(|| walk_leanwire(black_box(&bytes)));
-    }
-
-    #[divan::bench(args = INPUTS)]
-    fn peer(bencher: Bencher, input: &str) {
-        let bytes = message(input);
-        bencher.bench_local(|| walk_hickory(black_box(&bytes)));
-    }
-}
-
-mod decode_trust_dns {
-    use super::*;
-
-    #[divan::bench(args = INPUTS)]
-    fn leanwire(bencher: Bencher, input: &str) {
-        let bytes = message(input);
-        bencher.bench_local(|| walk_leanwire(black_box(&bytes)));
-    }
-
-    #[divan::bench(args = INPUTS)]
-    fn peer(bencher: Bencher, input: &str) {
-        let bytes = message(input);
-        bencher.bench_local(|| walk_trust_dns(black_box(&bytes)));
-    }
-}
-
-mod decode_simple_dns {
-    use super::*;
-
-    #[divan::bench(args = INPUTS)]
-    fn leanwire(bencher: Bencher, input: &str) {
-        let bytes = message(input);
-        bencher.bench_local(|| walk_leanwire(black_box(&bytes)));
-    }
-
-    #[divan::bench(args = INPUTS)]
-    fn peer(bencher: Bencher, input: &str) {
-        let bytes = message(input);
-        bencher.bench_local(|| walk_simple_dns(black_box(&bytes)));
-    }
-}
+decode_pair!(decode_domain, walk_domain);
+decode_pair!(decode_hickory, walk_hickory);
+decode_pair!(decode_trust_dns, walk_trust_dns);
+decode_pair!(decode_simple_dns, walk_simple_dns);
 
 mod encode_query {
     use super::*;
