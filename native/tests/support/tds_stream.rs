@@ -37,8 +37,8 @@ pub fn colmetadata(out: &mut Vec<u8>) {
         out.extend(0u32.to_le_bytes()); // UserType
         out.extend(u16::from(nullable).to_le_bytes()); // Flags: fNullable
         match name {
-            "id" => out.push(0x38),                      // INT4
-            "big" => out.extend([0x26, 8]),              // INTN(8)
+            "id" => out.push(0x38),         // INT4
+            "big" => out.extend([0x26, 8]), // INTN(8)
             "name" | "note" => {
                 out.push(0xe7); // NVARCHAR(50)
                 out.extend(100u16.to_le_bytes());
