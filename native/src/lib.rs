@@ -1,7 +1,8 @@
 //! leanwire on a real operating system.
 //!
 //! This crate re-exports [`leanwire_core`] as [`core`](mod@crate::core) and adds
-//! what needs `std`: host-name resolution ([`resolve`]) and the `leanwire`
+//! what needs `std`: host-name resolution ([`resolve`]), reading SQL Server
+//! result sets row by row over any byte stream ([`tds`]), and the `leanwire`
 //! command.
 //!
 //! Each OS sits behind the private `sys` module, one backend per OS family
@@ -17,6 +18,7 @@ pub mod resolve;
 pub mod stub;
 #[allow(unsafe_code)]
 mod sys;
+pub mod tds;
 
 /// The README's Rust example, compiled and run as a doctest.
 #[doc = include_str!("../../README.md")]

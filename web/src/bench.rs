@@ -167,7 +167,9 @@ pub fn benchmark_tds(hex: &str, chunk: u32, iterations: u32) -> Result<TdsRun, J
     arena.reset();
     reset_alloc_stats();
     for _ in 0..iterations {
-        core::hint::black_box(tds_work(core::hint::black_box(&bytes), chunk, &arena, &mut row_buf).ok());
+        core::hint::black_box(
+            tds_work(core::hint::black_box(&bytes), chunk, &arena, &mut row_buf).ok(),
+        );
         arena.reset();
     }
     let stats = alloc_stats();
@@ -182,7 +184,12 @@ pub fn benchmark_tds(hex: &str, chunk: u32, iterations: u32) -> Result<TdsRun, J
 
 /// Decodes the packets in `bytes`, `chunk` bytes at a time, touching every
 /// value: the number of rows and token-stream bytes.
-fn tds_work(bytes: &[u8], chunk: usize, arena: &Bump, row_buf: &mut [u8]) -> leanwire_core::tds::Result<(usize, usize)> {
+fn tds_work(
+    bytes: &[u8],
+    chunk: usize,
+    arena: &Bump,
+    row_buf: &mut [u8],
+) -> leanwire_core::tds::Result<(usize, usize)> {
     use leanwire_core::tds::{Deframer, Event, Metadata, Reader, Status, TdsVersion};
     let mut meta = Metadata::new(arena);
     let mut reader = Reader::new(TdsVersion::V7_4);

@@ -1,0 +1,159 @@
+//! `TdsStream` touches the heap for no row after the first: `read_row`,
+//! `is_null` and the borrowed getters, sync and async.
+
+#[path = "support/tds_stream.rs"]
+#[allow(dead_code)]
+mod tds_stream;
+
+use std::alloc::System;
+use std::fmt::{self, Write as _};
+use std::future::Future;
+use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
+
+use futures_io::AsyncRead;
+use leanwire_native::core::bumpalo::Bump;
+use leanwire_native::tds::{BlockingRead, TdsStream};
+use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
+
+#[global_allocator]
+static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+/// How many times `f` asked the heap for memory (`alloc` and `realloc`).
+fn heap_allocations(f: impl FnOnce()) -> usize {
+    let region = Region::new(GLOBAL);
+    f();
+    let change = region.change();
+    change.allocations + change.reallocations
+}
+
+/// Text formatted on the stack, to compare with without allocating.
+struct StackText {
+    buf: [u8; 64],
+    len: usize,
+}
+
+impl StackText {
+    fn new(args: fmt::Arguments<'_>) -> StackText {
+        let mut text = StackText {
+            buf: [0; 64],
+            len: 0,
+        };
+        text.write_fmt(args).expect("fits");
+        text
+    }
+
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.buf[..self.len]).expect("UTF-8")
+    }
+}
+
+impl fmt::Write for StackText {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let to = self
+            .buf
+            .get_mut(self.len..self.len + s.len())
+            .ok_or(fmt::Error)?;
+        to.copy_from_slice(s.as_bytes());
+        self.len += s.len();
+        Ok(())
+    }
+}
+
+/// An async source that is not ready on every other poll, and otherwise
+/// hands out up to 1000 bytes.
+struct Stutter<'a> {
+    data: &'a [u8],
+    ready: bool,
+}
+
+impl AsyncRead for Stutter<'_> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut [u8],
+    ) -> Poll<io::Result<usize>> {
+        self.ready = !self.ready;
+        if !self.ready {
+            cx.waker().wake_by_ref();
+            return Poll::Pending;
+        }
+        let n = self.data.len().min(buf.len()).min(1000);
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        Poll::Ready(Ok(n))
+    }
+}
+
+/// Polls `future` with the no-op waker until it is ready (`pollster` would
+/// allocate its waker on each `block_on`).
+fn spin<F: Future + Unpin>(mut future: F) -> F::Output {
+    let mut cx = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(out) = Pin::new(&mut future).poll(&mut cx) {
+            return out;
+        }
+    }
+}
+
+/// Checks row `i` with the borrowed getters only.
+fn check<R>(stream: &TdsStream<'_, R>, i: u32, null: bool) {
+    assert_eq!(stream.get::<i32>(0).unwrap(), i as i32);
+    assert_eq!(stream.get::<i64>(1).unwrap(), i64::from(i) * 1_000_000_007);
+    let name = StackText::new(format_args!("row {i:05} name"));
+    assert_eq!(stream.get::<&str>(2).unwrap(), name.as_str());
+    let note = stream.get::<Option<&str>>(6).unwrap();
+    assert_eq!(note, (!null).then_some("a note"));
+    assert_eq!(null, i % 4 == 3);
+    let body: &str = stream.get(7).unwrap();
+    let head = StackText::new(format_args!("body of row {i}, "));
+    assert!(body.starts_with(head.as_str()));
+    assert_eq!(body.len(), head.len + (i % 7) as usize * 10);
+}
+
+#[test]
+fn rows_after_the_first_allocate_nothing() {
+    const ROWS: u32 = 10_000;
+    let bytes = tds_stream::packets(&tds_stream::result_set(ROWS), 4096);
+    let bump = Bump::new();
+
+    // Sync, over a blocking source.
+    let mut stream = TdsStream::new(BlockingRead(&bytes[..]), &bump);
+    assert!(stream.read_row_sync().unwrap());
+    let mut rows = 1;
+    let allocations = heap_allocations(|| {
+        while stream.read_row_sync().unwrap() {
+            let null = stream.is_null_sync(6).unwrap();
+            assert!(!stream.is_null_sync(0).unwrap());
+            check(&stream, rows, null);
+            rows += 1;
+        }
+        assert!(!stream.next_result_sync().unwrap());
+    });
+    assert_eq!(rows, ROWS);
+    assert_eq!(allocations, 0, "sync: heap allocations after the first row");
+
+    // Async, over a source that is pending on every other poll.
+    let source = Stutter {
+        data: &bytes,
+        ready: false,
+    };
+    let mut stream = TdsStream::new(source, &bump);
+    assert!(spin(stream.read_row()).unwrap());
+    let mut rows = 1;
+    let allocations = heap_allocations(|| {
+        while spin(stream.read_row()).unwrap() {
+            let null = spin(stream.is_null(6)).unwrap();
+            assert!(!spin(stream.is_null(0)).unwrap());
+            check(&stream, rows, null);
+            rows += 1;
+        }
+        assert!(!spin(stream.next_result()).unwrap());
+    });
+    assert_eq!(rows, ROWS);
+    assert_eq!(
+        allocations, 0,
+        "async: heap allocations after the first row"
+    );
+}
