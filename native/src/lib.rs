@@ -2,8 +2,9 @@
 //!
 //! This crate re-exports [`leanwire_core`] as [`core`](mod@crate::core) and adds
 //! what needs `std`: host-name resolution ([`resolve`]), reading SQL Server
-//! result sets row by row over any byte stream ([`tds`]), and the `leanwire`
-//! command.
+//! result sets row by row over any byte stream ([`tds`]), recursive create
+//! and remove of directories without heap allocation ([`fs`]), and the
+//! `leanwire` command.
 //!
 //! Each OS sits behind the private `sys` module, one backend per OS family
 //! as in mio; it is the only place where `unsafe` is allowed.
@@ -13,6 +14,7 @@
 pub use leanwire_core as core;
 
 mod blocking;
+pub mod fs;
 pub mod pcap;
 pub mod resolve;
 pub mod stub;

@@ -6,6 +6,8 @@
 //! leanwire dns decode [HEX... | -]
 //! leanwire dns query NAME [TYPE] [@SERVER[:PORT]] [--tcp] [--dnssec] [--json] [--timeout SECONDS]
 //! leanwire resolve HOST... | -
+//! leanwire mkdir [-p] PATH...
+//! leanwire rm [-r] PATH...
 //! ```
 //!
 //! Each command but `dns query` prints one JSON object per input, on one
@@ -16,10 +18,15 @@
 //! with `--json` as the one-line report of `dns decode`. A response is a
 //! success whatever its rcode (NXDOMAIN included); no response at all exits
 //! with 9, as dig does, and any other failure with 1.
+//!
+//! `mkdir` and `rm` act on each path in turn and print nothing on success;
+//! a path that fails is reported on stderr, the rest are still tried, and
+//! the exit status is 1.
 
 use std::fmt::{self, Write as _};
 use std::io::{self, BufRead, BufWriter, Write};
 use std::net::{IpAddr, SocketAddr};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -31,6 +38,7 @@ use leanwire_native::core::report::{
     ActorPathReport, DecodeOptions, DnsMessageReport, ElementReport, decode_tds,
 };
 use leanwire_native::core::tds::TdsVersion;
+use leanwire_native::fs;
 use leanwire_native::resolve::lookup_host;
 use leanwire_native::stub::{DNS_PORT, Response, StubResolver};
 use serde::Serialize;
@@ -58,6 +66,24 @@ enum Command {
         /// Names or IP literals; `-` reads one host per line from stdin.
         #[arg(required = true, value_name = "HOST")]
         inputs: Vec<String>,
+    },
+    /// Create directories, without heap allocation.
+    Mkdir {
+        /// Create missing parents too, and accept a directory that exists.
+        #[arg(short = 'p', long)]
+        parents: bool,
+        /// The directories to create.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+    },
+    /// Remove files, or with -r whole trees, following no symbolic link.
+    Rm {
+        /// Remove directories and everything under them.
+        #[arg(short = 'r', short_alias = 'R', long)]
+        recursive: bool,
+        /// The files or directories to remove.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
     },
 }
 
@@ -222,6 +248,22 @@ fn main() -> ExitCode {
         Command::Resolve { inputs } => each_input(&inputs, |out, host| {
             serde_json::to_writer(out, &HostReport::lookup(host))
         }),
+        Command::Mkdir { parents, paths } => {
+            let create: fn(&Path) -> io::Result<()> = if parents {
+                |path: &Path| fs::create_dir_all(path)
+            } else {
+                |path: &Path| fs::create_dir(path)
+            };
+            return each_path(&paths, "cannot create directory", create);
+        }
+        Command::Rm { recursive, paths } => {
+            let remove: fn(&Path) -> io::Result<()> = if recursive {
+                |path: &Path| fs::remove_dir_all(path)
+            } else {
+                |path: &Path| fs::remove_file(path)
+            };
+            return each_path(&paths, "cannot remove", remove);
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -232,6 +274,19 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Runs `act` on each path, reporting each failure on stderr as
+/// `leanwire: WHAT 'PATH': ERROR`; exits with 1 if any failed.
+fn each_path(paths: &[PathBuf], what: &str, act: fn(&Path) -> io::Result<()>) -> ExitCode {
+    let mut status = ExitCode::SUCCESS;
+    for path in paths {
+        if let Err(e) = act(path) {
+            eprintln!("leanwire: {what} '{}': {e}", path.display());
+            status = ExitCode::FAILURE;
+        }
+    }
+    status
 }
 
 /// Runs `report` on each input, one line of output each, where `-` stands

@@ -18,9 +18,23 @@
 //!   * `AddrInfoList::canonical_name(&self) -> Option<dns::CanonicalName<'_>>`:
 //!     the name asked for with `canonical_name`, borrowed from the list.
 //! * `dns::CanonicalName<'a>`, with `to_string_lossy(&self) -> String`.
+//! * `fs`, directories created and removed without heap allocation on a
+//!   path that fits the backend's stack buffer; every call takes `&Path`,
+//!   returns `io::Result<()>`, and names the path or component at fault in
+//!   its error message:
+//!   * `fs::create_dir_all(path)`: tries the leaf first, and on a missing
+//!     parent bisects for the deepest existing ancestor and creates
+//!     forward. An existing directory (made by a concurrent caller, say) is
+//!     success; a non-directory ancestor is `ErrorKind::NotADirectory`, a
+//!     non-directory leaf `ErrorKind::AlreadyExists`.
+//!   * `fs::create_dir(path)`: the leaf only.
+//!   * `fs::remove_file(path)`: a file or symbolic link, never a directory.
+//!   * `fs::remove_dir_all(path)`: the tree, following no symbolic link or
+//!     reparse point; one at `path` itself is removed, not followed.
 //!
 //! An OS that is neither unix nor Windows gets `unsupported`, whose every
-//! call returns `io::ErrorKind::Unsupported`.
+//! call returns `io::ErrorKind::Unsupported`; so does `fs` on a unix other
+//! than Linux and Android, which lack `getdents64`.
 //!
 //! Rules here: every `unsafe` block carries a `// SAFETY:` comment, and each
 //! OS quirk a comment with a link to the man page or the documentation.
@@ -35,7 +49,8 @@ mod windows;
 #[cfg(windows)]
 pub(crate) use windows::*;
 
-#[cfg(not(any(unix, windows)))]
+#[cfg(not(any(windows, target_os = "linux", target_os = "android")))]
+#[cfg_attr(unix, allow(dead_code, reason = "unix uses only its `fs`"))]
 mod unsupported;
 #[cfg(not(any(unix, windows)))]
 pub(crate) use unsupported::*;

@@ -37,3 +37,31 @@ pub(crate) mod dns {
         }
     }
 }
+
+pub(crate) mod fs {
+    use std::io;
+    use std::path::Path;
+
+    fn unsupported() -> io::Error {
+        io::Error::new(
+            io::ErrorKind::Unsupported,
+            "directory operations have no backend on this OS",
+        )
+    }
+
+    pub(crate) fn create_dir_all(_path: &Path) -> io::Result<()> {
+        Err(unsupported())
+    }
+
+    pub(crate) fn create_dir(_path: &Path) -> io::Result<()> {
+        Err(unsupported())
+    }
+
+    pub(crate) fn remove_file(_path: &Path) -> io::Result<()> {
+        Err(unsupported())
+    }
+
+    pub(crate) fn remove_dir_all(_path: &Path) -> io::Result<()> {
+        Err(unsupported())
+    }
+}

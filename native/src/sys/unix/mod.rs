@@ -21,6 +21,10 @@ macro_rules! syscall {
 }
 
 pub(crate) mod dns;
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) mod fs;
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub(crate) use super::unsupported::fs;
 
 #[cfg(test)]
 mod tests {

@@ -1,3 +1,4 @@
 //! The Windows backend: `windows-sys` calls behind safe wrappers.
 
 pub(crate) mod dns;
+pub(crate) mod fs;
