@@ -24,9 +24,10 @@ const PATH_MAX: usize = libc::PATH_MAX as usize;
 /// The longest file name, not counting the NUL.
 const NAME_MAX: usize = 255;
 
-/// How many directory levels `remove_dir_all` keeps open at once. Deeper
-/// levels are closed as it descends, and reached again from the top.
-const HELD_LEVELS: usize = 32;
+/// How many directory levels `remove_dir_all` keeps open at once (each a
+/// descriptor and a name: 33 KiB of stack in all). Deeper levels are closed
+/// as it descends, and reached again from the top.
+const HELD_LEVELS: usize = 128;
 
 /// Creates `path` and every missing ancestor.
 pub(crate) fn create_dir_all(path: &Path) -> io::Result<()> {
