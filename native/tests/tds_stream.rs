@@ -6,6 +6,10 @@
 #[allow(dead_code)]
 mod tds_stream;
 
+#[path = "support/stutter.rs"]
+mod stutter;
+use stutter::Stutter;
+
 use std::future::Future;
 use std::io::{self, Read};
 use std::pin::Pin;
@@ -65,34 +69,6 @@ impl Read for RandomSizes<'_> {
         buf[..n].copy_from_slice(&self.data[..n]);
         self.data = &self.data[n..];
         Ok(n)
-    }
-}
-
-/// An async source that is not ready on every other poll (and wakes its
-/// task at once), and otherwise hands out 1 to 300 bytes.
-struct Stutter<'a> {
-    data: &'a [u8],
-    rng: Rng,
-    ready: bool,
-}
-
-impl AsyncRead for Stutter<'_> {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut [u8],
-    ) -> Poll<io::Result<usize>> {
-        self.ready = !self.ready;
-        if !self.ready {
-            cx.waker().wake_by_ref();
-            return Poll::Pending;
-        }
-        let n = (1 + self.rng.below(300) as usize)
-            .min(self.data.len())
-            .min(buf.len());
-        buf[..n].copy_from_slice(&self.data[..n]);
-        self.data = &self.data[n..];
-        Poll::Ready(Ok(n))
     }
 }
 
@@ -230,10 +206,9 @@ fn async_reads_the_same_rows_as_sync() {
         pollster::block_on(read_async(&mut stream, 1000)).unwrap(),
         expected
     );
-    let source = Stutter {
-        data: &bytes,
-        rng: Rng(7),
-        ready: false,
+    let source = {
+        let mut rng = Rng(7);
+        Stutter::new(&bytes, move || 1 + rng.below(300) as usize)
     };
     let mut stream = TdsStream::new(source, &bump);
     assert_eq!(
@@ -286,10 +261,9 @@ fn dropped_read_row_futures_lose_nothing() {
 
     // Each read_row future is polled once and dropped, pending or not, and
     // a new one is made: the stream must go on from the same byte.
-    let source = Stutter {
-        data: &bytes,
-        rng: Rng(11),
-        ready: false,
+    let source = {
+        let mut rng = Rng(11);
+        Stutter::new(&bytes, move || 1 + rng.below(300) as usize)
     };
     let mut stream = TdsStream::new(source, &bump);
     let mut cx = Context::from_waker(Waker::noop());

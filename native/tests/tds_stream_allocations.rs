@@ -5,14 +5,16 @@
 #[allow(dead_code)]
 mod tds_stream;
 
+#[path = "support/stutter.rs"]
+mod stutter;
+use stutter::Stutter;
+
 use std::alloc::System;
 use std::fmt::{self, Write as _};
 use std::future::Future;
-use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
-use futures_io::AsyncRead;
 use leanwire_native::core::bumpalo::Bump;
 use leanwire_native::tds::{BlockingRead, TdsStream};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
@@ -58,31 +60,6 @@ impl fmt::Write for StackText {
         to.copy_from_slice(s.as_bytes());
         self.len += s.len();
         Ok(())
-    }
-}
-
-/// An async source that is not ready on every other poll, and otherwise
-/// hands out up to 1000 bytes.
-struct Stutter<'a> {
-    data: &'a [u8],
-    ready: bool,
-}
-
-impl AsyncRead for Stutter<'_> {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut [u8],
-    ) -> Poll<io::Result<usize>> {
-        self.ready = !self.ready;
-        if !self.ready {
-            cx.waker().wake_by_ref();
-            return Poll::Pending;
-        }
-        let n = self.data.len().min(buf.len()).min(1000);
-        buf[..n].copy_from_slice(&self.data[..n]);
-        self.data = &self.data[n..];
-        Poll::Ready(Ok(n))
     }
 }
 
@@ -135,10 +112,7 @@ fn rows_after_the_first_allocate_nothing() {
     assert_eq!(allocations, 0, "sync: heap allocations after the first row");
 
     // Async, over a source that is pending on every other poll.
-    let source = Stutter {
-        data: &bytes,
-        ready: false,
-    };
+    let source = Stutter::new(&bytes, || 1000);
     let mut stream = TdsStream::new(source, &bump);
     assert!(spin(stream.read_row()).unwrap());
     let mut rows = 1;

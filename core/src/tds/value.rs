@@ -317,19 +317,8 @@ fn split_variant(bytes: &[u8]) -> Option<(TypeInfo<'static>, &[u8])> {
     let data_type = DataType::from(base);
     let mut ti = TypeInfo::new(data_type);
     let want = match data_type {
-        DataType::TinyInt
-        | DataType::Bit
-        | DataType::SmallInt
-        | DataType::Int
-        | DataType::BigInt
-        | DataType::Real
-        | DataType::Float
-        | DataType::SmallMoney
-        | DataType::Money
-        | DataType::SmallDateTime
-        | DataType::DateTime
-        | DataType::Guid
-        | DataType::Date => 0,
+        _ if data_type.fixed_len().is_some() => 0,
+        DataType::Guid | DataType::Date => 0,
         DataType::DecimalN | DataType::NumericN => {
             (ti.precision, ti.scale) = (props.first().copied()?, props.get(1).copied()?);
             if !(1..=38).contains(&ti.precision) || ti.scale > ti.precision {
