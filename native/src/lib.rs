@@ -3,7 +3,8 @@
 //! This crate re-exports [`leanwire_core`] as [`core`](mod@crate::core) and adds
 //! what needs `std`: host-name resolution ([`resolve`]), reading SQL Server
 //! result sets row by row over any byte stream ([`tds`]), recursive create
-//! and remove of directories without heap allocation ([`fs`]), and the
+//! and remove of directories without heap allocation ([`fs`]), an HTTP/1.1
+//! server whose accepting thread serves what it accepts ([`http`]), and the
 //! `leanwire` command.
 //!
 //! Each OS sits behind the private `sys` module, one backend per OS family
@@ -15,6 +16,7 @@ pub use leanwire_core as core;
 
 mod blocking;
 pub mod fs;
+pub mod http;
 pub mod pcap;
 pub mod resolve;
 pub mod stub;

@@ -8,6 +8,7 @@
 //! leanwire resolve HOST... | -
 //! leanwire mkdir [-p] PATH...
 //! leanwire rm [-r] PATH...
+//! leanwire serve [--addr 127.0.0.1:8080] [--threads N] [--dispatch inline|pool]
 //! ```
 //!
 //! Each command but `dns query` prints one JSON object per input, on one
@@ -22,6 +23,9 @@
 //! `mkdir` and `rm` act on each path in turn and print nothing on success;
 //! a path that fails is reported on stderr, the rest are still tried, and
 //! the exit status is 1.
+//!
+//! `serve` answers `GET /json` and `GET /plaintext` (the TechEmpower tests)
+//! until SIGINT or SIGTERM, then finishes the requests in flight and exits 0.
 
 use std::fmt::{self, Write as _};
 use std::io::{self, BufRead, BufWriter, Write};
@@ -39,6 +43,7 @@ use leanwire_native::core::report::{
 };
 use leanwire_native::core::tds::TdsVersion;
 use leanwire_native::fs;
+use leanwire_native::http;
 use leanwire_native::resolve::lookup_host;
 use leanwire_native::stub::{DNS_PORT, Response, StubResolver};
 use serde::Serialize;
@@ -85,6 +90,30 @@ enum Command {
         #[arg(required = true, value_name = "PATH")]
         paths: Vec<PathBuf>,
     },
+    /// Serve GET /json and GET /plaintext over HTTP/1.1 until SIGINT or SIGTERM.
+    Serve {
+        /// The address to listen on; port 0 picks a free port.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        addr: SocketAddr,
+        /// Worker threads, each with its own listener [default: one per CPU].
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+        threads: Option<u16>,
+        /// Who serves an accepted connection: the accepting thread, or a separate pool.
+        #[arg(long, value_enum, default_value_t = DispatchArg::Inline)]
+        dispatch: DispatchArg,
+        /// Connections open at once; one more is answered 503.
+        #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
+        max_connections: u64,
+        /// Seconds a request head may take to arrive before it is answered 408.
+        #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+        header_timeout: f64,
+    },
+}
+
+#[derive(Copy, Clone, ValueEnum)]
+enum DispatchArg {
+    Inline,
+    Pool,
 }
 
 #[derive(Subcommand)]
@@ -264,6 +293,13 @@ fn main() -> ExitCode {
             };
             return each_path(&paths, "cannot remove", remove);
         }
+        Command::Serve {
+            addr,
+            threads,
+            dispatch,
+            max_connections,
+            header_timeout,
+        } => serve(addr, threads, dispatch, max_connections, header_timeout),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -274,6 +310,45 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Runs `leanwire serve`: prints `listening on http://ADDR` once bound, and
+/// shuts down gracefully on SIGINT or SIGTERM.
+fn serve(
+    addr: SocketAddr,
+    threads: Option<u16>,
+    dispatch: DispatchArg,
+    max_connections: u64,
+    header_timeout: f64,
+) -> io::Result<()> {
+    let header_timeout = Duration::try_from_secs_f64(header_timeout)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "--header-timeout must be a positive number of seconds",
+            )
+        })?;
+    let defaults = http::Config::default();
+    let config = http::Config {
+        threads: threads.map_or(defaults.threads, usize::from),
+        dispatch: match dispatch {
+            DispatchArg::Inline => http::Dispatch::Inline,
+            DispatchArg::Pool => http::Dispatch::Pool,
+        },
+        max_connections: usize::try_from(max_connections).unwrap_or(usize::MAX),
+        header_timeout,
+        ..defaults
+    };
+    let server = http::Server::bind(addr, config, http::HelloWorld)?;
+    let shutdown = server.shutdown_handle();
+    ctrlc::set_handler(move || shutdown.shutdown()).map_err(io::Error::other)?;
+    let mut out = io::stdout().lock();
+    writeln!(out, "listening on http://{}", server.local_addr())?;
+    out.flush()?;
+    drop(out);
+    server.run()
 }
 
 /// Runs `act` on each path, reporting each failure on stderr as

@@ -65,3 +65,52 @@ pub(crate) mod fs {
         Err(unsupported())
     }
 }
+
+pub(crate) mod net {
+    use std::convert::Infallible;
+    use std::io;
+    use std::net::SocketAddr;
+
+    use crate::http::{Handler, Role, Shared};
+
+    fn unsupported() -> io::Error {
+        io::Error::new(
+            io::ErrorKind::Unsupported,
+            "the HTTP server has no backend on this OS",
+        )
+    }
+
+    /// Never built: [`Listener::bind`] always fails.
+    pub(crate) struct Listener(Infallible);
+
+    impl Listener {
+        pub(crate) fn bind(_addr: SocketAddr) -> io::Result<Listener> {
+            Err(unsupported())
+        }
+
+        pub(crate) fn local_addr(&self) -> io::Result<SocketAddr> {
+            match self.0 {}
+        }
+    }
+
+    /// Never built, like [`Listener`].
+    pub(crate) struct Inbox(Infallible);
+
+    impl Inbox {
+        pub(crate) fn new() -> io::Result<Inbox> {
+            Err(unsupported())
+        }
+
+        pub(crate) fn wake(&self) {
+            match self.0 {}
+        }
+    }
+
+    pub(crate) fn run<H: Handler>(
+        _role: Role,
+        inbox: &Inbox,
+        _shared: &Shared<H>,
+    ) -> io::Result<()> {
+        match inbox.0 {}
+    }
+}

@@ -5,9 +5,7 @@
 ///
 /// The call is `unsafe`: every use needs its own `// SAFETY:` comment on why
 /// the arguments are valid for that function. `getaddrinfo` does not fit this
-/// pattern (it returns its own `EAI_*` codes, see `dns.rs`); the `mkdir` and
-/// `epoll` backends will.
-#[allow(unused_macros)]
+/// pattern (it returns its own `EAI_*` codes, see `dns.rs`).
 macro_rules! syscall {
     ($fn:ident ( $($arg:expr),* $(,)? )) => {{
         // SAFETY: the caller of `syscall!` vouches for the arguments.
@@ -25,6 +23,10 @@ pub(crate) mod dns;
 pub(crate) mod fs;
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 pub(crate) use super::unsupported::fs;
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(crate) mod net;
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub(crate) use super::unsupported::net;
 
 #[cfg(test)]
 mod tests {

@@ -2,3 +2,4 @@
 
 pub(crate) mod dns;
 pub(crate) mod fs;
+pub(crate) mod net;

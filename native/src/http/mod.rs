@@ -1,0 +1,56 @@
+//! An HTTP/1.1 server whose accepting thread serves what it accepts.
+//!
+//! [`Server`] runs one accept loop per worker thread. On Linux each worker
+//! has its own `SO_REUSEPORT` listener and edge-triggered epoll, so the
+//! kernel spreads connections over the workers and no two threads contend
+//! for one accept queue. In the default [`Dispatch::Inline`] mode the thread
+//! whose accept completes re-arms the listener and then serves the new
+//! connection itself, with no hop to another thread: the "no double
+//! dispatch" rule of HTTP.sys. [`Dispatch::Pool`] hands each accepted
+//! connection to a pool of serving threads instead, for comparison.
+//!
+//! Requests are parsed with `httparse`; keep-alive and pipelining are
+//! supported; heads over [`MAX_HEAD`] bytes are answered 431, broken ones
+//! 400, and both close the connection. A slow client is answered 408 after
+//! [`Config::header_timeout`] without delaying anyone else. Every buffer a
+//! connection uses is reused from request to request, so a request makes no
+//! heap allocation in steady state.
+//!
+//! ```no_run
+//! use leanwire_native::http::{Config, HelloWorld, Server};
+//!
+//! let server = Server::bind("127.0.0.1:8080".parse()?, Config::default(), HelloWorld)?;
+//! println!("listening on http://{}", server.local_addr());
+//! server.run()?;
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+mod date;
+mod hello;
+mod message;
+mod server;
+mod session;
+
+pub use hello::HelloWorld;
+pub use message::{Request, Response, Status};
+pub use server::{Config, Dispatch, Server, ShutdownHandle};
+pub use session::{MAX_HEAD, MAX_HEADERS};
+
+pub(crate) use date::DateCache;
+pub(crate) use server::{Role, Shared};
+pub(crate) use session::Session;
+
+/// Answers requests: called once per request, on the thread serving the connection.
+pub trait Handler: Send + Sync + 'static {
+    /// Fills in `response`, which starts as an empty 200 OK, for `request`.
+    fn handle(&self, request: &Request<'_>, response: &mut Response<'_>);
+}
+
+impl<F> Handler for F
+where
+    F: Fn(&Request<'_>, &mut Response<'_>) + Send + Sync + 'static,
+{
+    fn handle(&self, request: &Request<'_>, response: &mut Response<'_>) {
+        self(request, response)
+    }
+}

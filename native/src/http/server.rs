@@ -1,0 +1,249 @@
+//! [`Server`]: its listeners, its worker threads, and how they stop.
+
+use std::io;
+use std::net::SocketAddr;
+use std::num::NonZeroUsize;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread;
+use std::time::Duration;
+
+use super::Handler;
+use crate::sys::net::{Inbox, Listener};
+
+/// Who serves an accepted connection.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Dispatch {
+    /// The thread that accepted it, right after re-arming its listener: no
+    /// hop between threads.
+    #[default]
+    Inline,
+    /// A thread of a separate serving pool, handed the connection by the
+    /// accepting thread: one cross-thread hop and wake-up per connection.
+    Pool,
+}
+
+/// How a [`Server`] runs. `Config::default()` suits a production server;
+/// tests shorten the timeouts.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Worker threads, each with its own listener (and, with
+    /// [`Dispatch::Pool`], as many serving threads again). Default: one
+    /// per CPU.
+    pub threads: usize,
+    /// Who serves an accepted connection. Default: [`Dispatch::Inline`].
+    pub dispatch: Dispatch,
+    /// Connections open at once across all threads; one more is answered
+    /// 503 and closed. Default: 10,000.
+    pub max_connections: usize,
+    /// How long a request head (and body) may take to arrive, from its
+    /// first byte; then the request is answered 408 and the connection
+    /// closed. Default: 10 s.
+    pub header_timeout: Duration,
+    /// How long a connection may sit between requests. Default: 60 s.
+    pub idle_timeout: Duration,
+    /// How long [`ShutdownHandle::shutdown`] waits for requests in flight
+    /// before closing what is left. Default: 10 s.
+    pub shutdown_timeout: Duration,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            threads: thread::available_parallelism().map_or(1, NonZeroUsize::get),
+            dispatch: Dispatch::Inline,
+            max_connections: 10_000,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            shutdown_timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// An HTTP/1.1 server, bound and ready to [`run`](Server::run).
+///
+/// Binding happens in [`bind`](Server::bind), so the address (with the
+/// port the OS chose for port 0) is known before any thread starts.
+pub struct Server<H> {
+    shared: Shared<H>,
+    workers: Vec<(Role, Arc<Inbox>)>,
+    local_addr: SocketAddr,
+}
+
+/// Stops a running [`Server`] gracefully from any thread: the listeners
+/// close, requests in flight are answered (with `Connection: close`), idle
+/// connections close, and [`Server::run`] returns once every connection is
+/// done or [`Config::shutdown_timeout`] has passed.
+#[derive(Clone)]
+pub struct ShutdownHandle(Arc<Stop>);
+
+impl ShutdownHandle {
+    /// Starts the shutdown; returns at once. Calling it again does nothing more.
+    pub fn shutdown(&self) {
+        self.0.stop();
+    }
+}
+
+/// The stop flag, and how to wake every worker to see it.
+pub(crate) struct Stop {
+    stopping: AtomicBool,
+    inboxes: Vec<Arc<Inbox>>,
+}
+
+impl Stop {
+    fn stop(&self) {
+        self.stopping.store(true, Ordering::Release);
+        for inbox in &self.inboxes {
+            inbox.wake();
+        }
+    }
+}
+
+/// What every worker of one server shares.
+pub(crate) struct Shared<H> {
+    pub(crate) handler: H,
+    pub(crate) config: Config,
+    /// Connections open across all workers, counted against
+    /// [`Config::max_connections`].
+    pub(crate) open: AtomicUsize,
+    stop: Arc<Stop>,
+}
+
+impl<H> Shared<H> {
+    /// Whether a shutdown has begun.
+    pub(crate) fn stopping(&self) -> bool {
+        self.stop.stopping.load(Ordering::Acquire)
+    }
+
+    /// Takes a place under the connection limit; false if it is full.
+    pub(crate) fn admit(&self) -> bool {
+        let max = self.config.max_connections;
+        self.open
+            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .is_ok()
+    }
+
+    /// Gives back a place taken by [`admit`](Self::admit).
+    pub(crate) fn release(&self) {
+        self.open.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// What one worker thread does.
+pub(crate) enum Role {
+    /// Accepts on its own listener and serves what it accepts.
+    Inline(Listener),
+    /// Accepts on its own listener and hands each connection to the next
+    /// serving thread of the pool, round robin.
+    Acceptor(Listener, Arc<[Arc<Inbox>]>),
+    /// Serves the connections handed to its inbox.
+    Pooled,
+}
+
+impl<H: Handler> Server<H> {
+    /// Binds `config.threads` listeners to `addr`; port 0 picks one free
+    /// port for all.
+    ///
+    /// On Linux the listeners share the port through `SO_REUSEPORT`, and
+    /// the kernel spreads new connections over them. That option lets any
+    /// socket of the same user join the port, another process's too, and
+    /// then take its share of the connections; a port already bound
+    /// without it is refused (`AddrInUse`).
+    pub fn bind(addr: SocketAddr, config: Config, handler: H) -> io::Result<Server<H>> {
+        if config.threads == 0 {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "a server needs at least one thread",
+            ));
+        }
+        let first = Listener::bind(addr)?;
+        let local_addr = first.local_addr()?;
+        let mut listeners = vec![first];
+        for _ in 1..config.threads {
+            listeners.push(Listener::bind(local_addr)?);
+        }
+        let mut workers = Vec::new();
+        match config.dispatch {
+            Dispatch::Inline => {
+                for listener in listeners {
+                    workers.push((Role::Inline(listener), Arc::new(Inbox::new()?)));
+                }
+            }
+            Dispatch::Pool => {
+                let pool = (0..config.threads)
+                    .map(|_| Inbox::new().map(Arc::new))
+                    .collect::<io::Result<Arc<[_]>>>()?;
+                for listener in listeners {
+                    let role = Role::Acceptor(listener, Arc::clone(&pool));
+                    workers.push((role, Arc::new(Inbox::new()?)));
+                }
+                for inbox in pool.iter() {
+                    workers.push((Role::Pooled, Arc::clone(inbox)));
+                }
+            }
+        }
+        let stop = Arc::new(Stop {
+            stopping: AtomicBool::new(false),
+            inboxes: workers.iter().map(|(_, inbox)| Arc::clone(inbox)).collect(),
+        });
+        Ok(Server {
+            shared: Shared {
+                handler,
+                config,
+                open: AtomicUsize::new(0),
+                stop,
+            },
+            workers,
+            local_addr,
+        })
+    }
+
+    /// The address the listeners are bound to.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.local_addr
+    }
+
+    /// A handle that stops this server from another thread (or a signal handler's thread).
+    pub fn shutdown_handle(&self) -> ShutdownHandle {
+        ShutdownHandle(Arc::clone(&self.shared.stop))
+    }
+
+    /// Runs the workers until a shutdown completes. If a worker fails, the
+    /// others are shut down and its error is returned.
+    pub fn run(self) -> io::Result<()> {
+        let shared = &self.shared;
+        thread::scope(|scope| {
+            let mut threads = Vec::with_capacity(self.workers.len());
+            for (i, (role, inbox)) in self.workers.into_iter().enumerate() {
+                let spawned = thread::Builder::new()
+                    .name(format!("leanwire-http-{i}"))
+                    .spawn_scoped(scope, move || {
+                        let result = crate::sys::net::run(role, &inbox, shared);
+                        if result.is_err() {
+                            shared.stop.stop();
+                        }
+                        result
+                    });
+                match spawned {
+                    Ok(thread) => threads.push(thread),
+                    Err(e) => {
+                        shared.stop.stop();
+                        return Err(e);
+                    }
+                }
+            }
+            let mut outcome = Ok(());
+            for thread in threads {
+                let result = thread
+                    .join()
+                    .unwrap_or_else(|_| Err(io::Error::other("a server thread panicked")));
+                if outcome.is_ok() {
+                    outcome = result;
+                }
+            }
+            outcome
+        })
+    }
+}

@@ -1,0 +1,561 @@
+//! Linux: one edge-triggered epoll per worker thread, over its own
+//! `SO_REUSEPORT` listener, non-blocking sockets from `accept4`, and an
+//! `eventfd` to wake a worker from another thread.
+//!
+//! * epoll: <https://man7.org/linux/man-pages/man7/epoll.7.html>
+//! * `SO_REUSEPORT`: <https://man7.org/linux/man-pages/man7/socket.7.html>
+//! * `accept4`: <https://man7.org/linux/man-pages/man2/accept.2.html>
+//! * `eventfd`: <https://man7.org/linux/man-pages/man2/eventfd.2.html>
+
+use std::io::{self, Read, Write};
+use std::mem;
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::http::{DateCache, Handler, Role, Session, Shared};
+
+/// A listening TCP socket with `SO_REUSEPORT`, non-blocking and close-on-exec.
+pub(crate) struct Listener(TcpListener);
+
+impl Listener {
+    /// Binds and listens on `addr`; other listeners may bind the same port.
+    pub(crate) fn bind(addr: SocketAddr) -> io::Result<Listener> {
+        let family = match addr {
+            SocketAddr::V4(_) => libc::AF_INET,
+            SocketAddr::V6(_) => libc::AF_INET6,
+        };
+        let kind = libc::SOCK_STREAM | libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC;
+        // SAFETY: `socket` takes no pointers.
+        let fd = syscall!(socket(family, kind, 0))?;
+        // SAFETY: `socket` just returned `fd`, and nothing else owns it.
+        let socket = unsafe { OwnedFd::from_raw_fd(fd) };
+        set_option(&socket, libc::SO_REUSEADDR)?;
+        set_option(&socket, libc::SO_REUSEPORT)?;
+        let (raw, len) = sockaddr(addr);
+        // SAFETY: `raw` is a `sockaddr_storage` holding a valid address of
+        // `len` bytes for the socket's family.
+        syscall!(bind(
+            socket.as_raw_fd(),
+            (&raw as *const libc::sockaddr_storage).cast(),
+            len
+        ))
+        .map_err(|e| io::Error::new(e.kind(), format!("cannot bind {addr}: {e}")))?;
+        // SAFETY: `listen` takes no pointers.
+        syscall!(listen(socket.as_raw_fd(), libc::SOMAXCONN))?;
+        Ok(Listener(TcpListener::from(socket)))
+    }
+
+    /// The address bound, with the port the OS chose for port 0.
+    pub(crate) fn local_addr(&self) -> io::Result<SocketAddr> {
+        self.0.local_addr()
+    }
+
+    /// The next pending connection, non-blocking and close-on-exec from the start.
+    fn accept(&self) -> io::Result<TcpStream> {
+        let flags = libc::SOCK_NONBLOCK | libc::SOCK_CLOEXEC;
+        // SAFETY: null address and length pointers are allowed and mean
+        // "the peer's address is not wanted".
+        let fd = syscall!(accept4(
+            self.0.as_raw_fd(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            flags
+        ))?;
+        // SAFETY: `accept4` just returned `fd`, and nothing else owns it.
+        Ok(TcpStream::from(unsafe { OwnedFd::from_raw_fd(fd) }))
+    }
+}
+
+fn set_option(socket: &OwnedFd, name: libc::c_int) -> io::Result<()> {
+    let on: libc::c_int = 1;
+    // SAFETY: `on` is a live `c_int` and the length passed is its size.
+    syscall!(setsockopt(
+        socket.as_raw_fd(),
+        libc::SOL_SOCKET,
+        name,
+        (&on as *const libc::c_int).cast(),
+        mem::size_of::<libc::c_int>() as libc::socklen_t
+    ))?;
+    Ok(())
+}
+
+fn sockaddr(addr: SocketAddr) -> (libc::sockaddr_storage, libc::socklen_t) {
+    // SAFETY: `sockaddr_storage` is plain old data; all zeroes is a valid value.
+    let mut storage: libc::sockaddr_storage = unsafe { mem::zeroed() };
+    let len = match addr {
+        SocketAddr::V4(v4) => {
+            let sin = libc::sockaddr_in {
+                sin_family: libc::AF_INET as libc::sa_family_t,
+                sin_port: v4.port().to_be(),
+                sin_addr: libc::in_addr {
+                    s_addr: u32::from_ne_bytes(v4.ip().octets()),
+                },
+                sin_zero: [0; 8],
+            };
+            // SAFETY: `sockaddr_storage` is larger than and aligned for
+            // every `sockaddr_*`.
+            unsafe { std::ptr::write((&mut storage as *mut libc::sockaddr_storage).cast(), sin) };
+            mem::size_of::<libc::sockaddr_in>()
+        }
+        SocketAddr::V6(v6) => {
+            let sin6 = libc::sockaddr_in6 {
+                sin6_family: libc::AF_INET6 as libc::sa_family_t,
+                sin6_port: v6.port().to_be(),
+                sin6_flowinfo: v6.flowinfo(),
+                sin6_addr: libc::in6_addr {
+                    s6_addr: v6.ip().octets(),
+                },
+                sin6_scope_id: v6.scope_id(),
+            };
+            // SAFETY: as above.
+            unsafe { std::ptr::write((&mut storage as *mut libc::sockaddr_storage).cast(), sin6) };
+            mem::size_of::<libc::sockaddr_in6>()
+        }
+    };
+    (storage, len as libc::socklen_t)
+}
+
+/// A worker's inbox: connections handed to it, and an `eventfd` that wakes
+/// its epoll when one arrives or the server stops.
+pub(crate) struct Inbox {
+    event: OwnedFd,
+    queue: Mutex<Vec<TcpStream>>,
+}
+
+impl Inbox {
+    /// An empty inbox.
+    pub(crate) fn new() -> io::Result<Inbox> {
+        // SAFETY: `eventfd` takes no pointers.
+        let fd = syscall!(eventfd(0, libc::EFD_NONBLOCK | libc::EFD_CLOEXEC))?;
+        Ok(Inbox {
+            // SAFETY: `eventfd` just returned `fd`, and nothing else owns it.
+            event: unsafe { OwnedFd::from_raw_fd(fd) },
+            queue: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Wakes the worker.
+    pub(crate) fn wake(&self) {
+        let one = 1u64.to_ne_bytes();
+        // SAFETY: `one` is 8 live bytes, the size an eventfd write takes. A
+        // failure can only be a full counter, which wakes the worker anyway.
+        let _ = syscall!(write(
+            self.event.as_raw_fd(),
+            one.as_ptr().cast(),
+            one.len()
+        ));
+    }
+
+    fn push(&self, stream: TcpStream) {
+        self.queue
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(stream);
+        self.wake();
+    }
+
+    /// Moves what was handed over into `into`, which keeps its capacity
+    /// from call to call, and resets the eventfd.
+    fn take(&self, into: &mut Vec<TcpStream>) {
+        let mut counter = [0u8; 8];
+        // SAFETY: `counter` is 8 writable bytes. `EAGAIN` (no wake-up since
+        // the last read) is fine.
+        let _ = syscall!(read(
+            self.event.as_raw_fd(),
+            counter.as_mut_ptr().cast(),
+            counter.len()
+        ));
+        let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
+        mem::swap(&mut *queue, into);
+    }
+}
+
+/// An epoll instance, edge-triggered for everything registered.
+struct Epoll(OwnedFd);
+
+impl Epoll {
+    fn new() -> io::Result<Epoll> {
+        // SAFETY: `epoll_create1` takes no pointers.
+        let fd = syscall!(epoll_create1(libc::EPOLL_CLOEXEC))?;
+        // SAFETY: `epoll_create1` just returned `fd`, and nothing else owns it.
+        Ok(Epoll(unsafe { OwnedFd::from_raw_fd(fd) }))
+    }
+
+    fn add(&self, fd: RawFd, events: u32, token: u64) -> io::Result<()> {
+        let mut event = libc::epoll_event { events, u64: token };
+        // SAFETY: `event` is live for the call; the kernel copies it.
+        syscall!(epoll_ctl(
+            self.0.as_raw_fd(),
+            libc::EPOLL_CTL_ADD,
+            fd,
+            &mut event
+        ))?;
+        Ok(())
+    }
+
+    fn wait(&self, events: &mut [libc::epoll_event], timeout: Duration) -> io::Result<usize> {
+        let ms = timeout.as_millis().saturating_add(1).min(i32::MAX as u128) as i32;
+        let max = events.len().min(i32::MAX as usize) as i32;
+        // SAFETY: `events` has room for `max` entries.
+        match syscall!(epoll_wait(self.0.as_raw_fd(), events.as_mut_ptr(), max, ms)) {
+            Ok(n) => Ok(n as usize),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => Ok(0),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+const LISTENER: u64 = u64::MAX;
+const INBOX: u64 = u64::MAX - 1;
+const EVENTS: usize = 256;
+const CONNECTION: u32 = (libc::EPOLLIN | libc::EPOLLOUT | libc::EPOLLRDHUP | libc::EPOLLET) as u32;
+
+/// How long a closing connection is read from and discarded, so that the
+/// client receives the last response before the socket is closed. Closing
+/// with unread input would send a reset, which can destroy that response.
+const LINGER: Duration = Duration::from_secs(1);
+
+/// The answer to a connection over the limit.
+const OVER_LIMIT: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nServer: leanwire\r\n\
+Content-Type: text/plain\r\nContent-Length: 25\r\nConnection: close\r\n\r\n\
+too many open connections";
+
+/// Runs one worker until the server stops and its connections are done.
+pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> io::Result<()> {
+    let epoll = Epoll::new()?;
+    epoll.add(
+        inbox.event.as_raw_fd(),
+        (libc::EPOLLIN | libc::EPOLLET) as u32,
+        INBOX,
+    )?;
+    let (listener, pool) = match role {
+        Role::Inline(listener) => (Some(listener), None),
+        Role::Acceptor(listener, pool) => (Some(listener), Some(pool)),
+        Role::Pooled => (None, None),
+    };
+    if let Some(listener) = &listener {
+        epoll.add(
+            listener.0.as_raw_fd(),
+            (libc::EPOLLIN | libc::EPOLLET) as u32,
+            LISTENER,
+        )?;
+    }
+    let timeouts = [
+        shared.config.header_timeout,
+        shared.config.idle_timeout,
+        LINGER,
+    ];
+    let sweep_every = timeouts.iter().min().map_or(LINGER, |t| *t / 4);
+    let mut worker = Worker {
+        epoll,
+        shared,
+        listener,
+        pool,
+        next: 0,
+        slots: Vec::new(),
+        free: Vec::new(),
+        live: 0,
+        fresh: Vec::new(),
+        handed: Vec::new(),
+        date: DateCache::new(),
+        now: Instant::now(),
+        sweep_every: sweep_every.clamp(Duration::from_millis(10), Duration::from_secs(1)),
+        drain_until: None,
+    };
+    worker.run(inbox)
+}
+
+/// One connection's place in a worker.
+struct Slot {
+    stream: Option<TcpStream>,
+    session: Session,
+    /// The response is sent and the write side shut; input is read and
+    /// discarded until the peer closes or the deadline passes.
+    lingering: bool,
+    deadline: Instant,
+}
+
+struct Worker<'s, H> {
+    epoll: Epoll,
+    shared: &'s Shared<H>,
+    listener: Option<Listener>,
+    pool: Option<Arc<[Arc<Inbox>]>>,
+    next: usize,
+    slots: Vec<Slot>,
+    free: Vec<usize>,
+    live: usize,
+    /// Connections accepted in this round, served once the listener is re-armed.
+    fresh: Vec<usize>,
+    handed: Vec<TcpStream>,
+    date: DateCache,
+    now: Instant,
+    sweep_every: Duration,
+    drain_until: Option<Instant>,
+}
+
+impl<H: Handler> Worker<'_, H> {
+    fn run(&mut self, inbox: &Inbox) -> io::Result<()> {
+        // SAFETY: `epoll_event` is plain old data; all zeroes is a valid value.
+        let mut events = [unsafe { mem::zeroed::<libc::epoll_event>() }; EVENTS];
+        let mut next_sweep = self.now + self.sweep_every;
+        loop {
+            let timeout = next_sweep.saturating_duration_since(self.now);
+            let n = self.epoll.wait(&mut events, timeout)?;
+            self.now = Instant::now();
+            self.date.refresh(SystemTime::now());
+            for event in &events[..n] {
+                match event.u64 {
+                    LISTENER => self.accept_all(),
+                    INBOX => self.take_handed(inbox),
+                    token => self.drive(token as usize),
+                }
+            }
+            if self.shared.stopping() && self.drain_until.is_none() {
+                self.start_drain();
+            }
+            if self.now >= next_sweep {
+                self.sweep();
+                next_sweep = self.now + self.sweep_every;
+            }
+            if let Some(until) = self.drain_until {
+                if self.live == 0 {
+                    return Ok(());
+                }
+                if self.now >= until {
+                    for token in 0..self.slots.len() {
+                        self.close(token);
+                    }
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    /// Accepts until the listener would block, which re-arms its edge;
+    /// then serves each new connection on this thread, or hands it to the pool.
+    fn accept_all(&mut self) {
+        loop {
+            let Some(listener) = &self.listener else {
+                return;
+            };
+            let stream = match listener.accept() {
+                Ok(stream) => stream,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                // A connection reset before it was accepted, or a signal.
+                Err(e) if matches!(e.raw_os_error(), Some(libc::ECONNABORTED | libc::EINTR)) => {
+                    continue;
+                }
+                // Out of descriptors or memory: the rest stay queued, and
+                // the next sweep tries again.
+                Err(_) => break,
+            };
+            if !self.shared.admit() {
+                let _ = (&stream).write(OVER_LIMIT);
+                let _ = stream.shutdown(Shutdown::Write);
+                continue;
+            }
+            match &self.pool {
+                Some(pool) => {
+                    pool[self.next].push(stream);
+                    self.next = (self.next + 1) % pool.len();
+                }
+                None => {
+                    if let Some(token) = self.register(stream) {
+                        self.fresh.push(token);
+                    }
+                }
+            }
+        }
+        let mut fresh = mem::take(&mut self.fresh);
+        for &token in &fresh {
+            self.drive(token);
+        }
+        fresh.clear();
+        self.fresh = fresh;
+    }
+
+    fn take_handed(&mut self, inbox: &Inbox) {
+        let mut handed = mem::take(&mut self.handed);
+        inbox.take(&mut handed);
+        for stream in handed.drain(..) {
+            if let Some(token) = self.register(stream) {
+                self.drive(token);
+                if self.drain_until.is_some() {
+                    self.slots[token].session.drain();
+                    self.drive(token);
+                }
+            }
+        }
+        self.handed = handed;
+    }
+
+    /// Gives `stream` a slot and adds it to the epoll; on failure the
+    /// connection is dropped and its place under the limit given back.
+    fn register(&mut self, stream: TcpStream) -> Option<usize> {
+        let token = match self.free.pop() {
+            Some(token) => token,
+            None => {
+                self.slots.push(Slot {
+                    stream: None,
+                    session: Session::new(),
+                    lingering: false,
+                    deadline: self.now,
+                });
+                self.slots.len() - 1
+            }
+        };
+        if self
+            .epoll
+            .add(stream.as_raw_fd(), CONNECTION, token as u64)
+            .is_err()
+        {
+            self.free.push(token);
+            self.shared.release();
+            return None;
+        }
+        let slot = &mut self.slots[token];
+        slot.stream = Some(stream);
+        slot.lingering = false;
+        slot.deadline = self.now + self.shared.config.idle_timeout;
+        self.live += 1;
+        Some(token)
+    }
+
+    /// Reads, answers and writes on one connection until it would block.
+    fn drive(&mut self, token: usize) {
+        let now = self.now;
+        let config = &self.shared.config;
+        let Some(slot) = self.slots.get_mut(token) else {
+            return;
+        };
+        let Some(stream) = &slot.stream else {
+            return;
+        };
+        let mut stream = stream;
+        if slot.lingering {
+            let mut sink = [0u8; 512];
+            loop {
+                match stream.read(&mut sink) {
+                    Ok(0) => break,
+                    Ok(_) => continue,
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                    Err(_) => break,
+                }
+            }
+            return self.close(token);
+        }
+        let session = &mut slot.session;
+        // A read that fills less than the buffer took all there was, and
+        // on a stream socket anything arriving later raises a new edge
+        // (epoll(7), "can also be detected by checking the amount of data
+        // read"), so a short read ends the turn without one more read to
+        // see `EAGAIN`.
+        let mut drained = false;
+        loop {
+            while !session.pending().is_empty() {
+                match stream.write(session.pending()) {
+                    Ok(n) => session.sent(n),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                    Err(_) => return self.close(token),
+                }
+            }
+            if session.is_finished() {
+                return self.linger(token);
+            }
+            session.process(&self.shared.handler, self.date.get());
+            if !session.pending().is_empty() {
+                continue;
+            }
+            if drained || !session.wants_read() {
+                return;
+            }
+            let was_in_request = session.in_request();
+            let buf = session.read_buf();
+            let room = buf.len();
+            match stream.read(buf) {
+                Ok(0) => {
+                    session.peer_closed();
+                    if session.pending().is_empty() {
+                        return self.close(token);
+                    }
+                }
+                Ok(n) => {
+                    drained = n < room;
+                    session.received(n);
+                    if !was_in_request {
+                        slot.deadline = now + config.header_timeout;
+                    }
+                    session.process(&self.shared.handler, self.date.get());
+                    if !session.in_request() {
+                        slot.deadline = now + config.idle_timeout;
+                    }
+                }
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                Err(_) => return self.close(token),
+            }
+        }
+    }
+
+    /// Shuts the write side after the last response and reads until the
+    /// peer closes, for at most [`LINGER`].
+    fn linger(&mut self, token: usize) {
+        let slot = &mut self.slots[token];
+        if let Some(stream) = &slot.stream
+            && stream.shutdown(Shutdown::Write).is_err()
+        {
+            return self.close(token);
+        }
+        slot.lingering = true;
+        slot.deadline = self.now + LINGER;
+        self.drive(token);
+    }
+
+    /// Closes the connection in `token`'s slot, if one is open.
+    fn close(&mut self, token: usize) {
+        let slot = &mut self.slots[token];
+        if slot.stream.take().is_some() {
+            slot.session.reset();
+            slot.lingering = false;
+            self.free.push(token);
+            self.live -= 1;
+            self.shared.release();
+        }
+    }
+
+    /// Times out connections past their deadline, and retries accepts that
+    /// failed for want of descriptors.
+    fn sweep(&mut self) {
+        for token in 0..self.slots.len() {
+            let slot = &mut self.slots[token];
+            if slot.stream.is_none() || self.now < slot.deadline {
+                continue;
+            }
+            if slot.lingering {
+                self.close(token);
+            } else {
+                slot.session.timed_out(self.date.get());
+                self.drive(token);
+            }
+        }
+        self.accept_all();
+    }
+
+    /// Stops accepting, then lets each connection finish the request in
+    /// progress and close.
+    fn start_drain(&mut self) {
+        self.listener = None;
+        self.drain_until = Some(self.now + self.shared.config.shutdown_timeout);
+        for token in 0..self.slots.len() {
+            if self.slots[token].stream.is_some() && !self.slots[token].lingering {
+                self.drive(token);
+                self.slots[token].session.drain();
+                self.drive(token);
+            }
+        }
+    }
+}

@@ -1,0 +1,116 @@
+//! `leanwire serve` as a process: it reports its address, serves, and on
+//! SIGINT or SIGTERM finishes the request in flight and exits 0.
+#![cfg(target_os = "linux")]
+
+#[path = "support/http_client.rs"]
+mod http_client;
+
+use std::io::{BufRead, BufReader};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use http_client::Client;
+
+/// Starts `leanwire serve ARGS` on 127.0.0.1:0 and reads the address it reports.
+fn serve(args: &[&str]) -> (Child, SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
+        .args(["serve", "--addr", "127.0.0.1:0"])
+        .args(args)
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("leanwire serve starts");
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+        .parse()
+        .unwrap();
+    (child, addr)
+}
+
+fn signal(child: &Child, name: &str) {
+    let status = Command::new("kill")
+        .args(["-s", name, &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success(), "kill -s {name} failed");
+}
+
+/// Waits for `child` to exit, for at most 10 s, and returns its exit code.
+fn exit_code(child: &mut Child) -> Option<i32> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status.code();
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("leanwire serve did not exit within 10 s");
+        }
+        thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn finishes_the_request_in_flight_on(signal_name: &str, dispatch: &str) {
+    let (mut child, addr) = serve(&["--threads", "2", "--dispatch", dispatch]);
+    let mut client = Client::connect(addr);
+    assert_eq!(client.get("/json").status, 200);
+    client.send(b"GET /plaintext HTTP/1.1\r\nHost: t");
+
+    signal(&child, signal_name);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while TcpStream::connect(addr).is_ok() {
+        assert!(
+            Instant::now() < deadline,
+            "still accepting after {signal_name}"
+        );
+        thread::sleep(Duration::from_millis(10));
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "exited with a request in flight"
+    );
+
+    client.send(b"\r\n\r\n");
+    let reply = client.reply().unwrap().unwrap();
+    assert_eq!(
+        (reply.status, &reply.body[..]),
+        (200, &b"Hello, World!"[..])
+    );
+    assert_eq!(reply.connection.as_deref(), Some("close"));
+    assert!(client.closed_by_server());
+    assert_eq!(exit_code(&mut child), Some(0));
+}
+
+#[test]
+fn sigterm_finishes_the_request_in_flight_and_exits_0() {
+    finishes_the_request_in_flight_on("TERM", "inline");
+}
+
+#[test]
+fn sigint_finishes_the_request_in_flight_and_exits_0() {
+    finishes_the_request_in_flight_on("INT", "pool");
+}
+
+#[test]
+fn an_address_taken_by_another_socket_is_a_clear_error() {
+    // A listener without SO_REUSEPORT, which leanwire's listeners cannot share.
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = taken.local_addr().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_leanwire"))
+        .args(["serve", "--addr", &addr.to_string()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("cannot bind {addr}: Address already in use")),
+        "{stderr}"
+    );
+}

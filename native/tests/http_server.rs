@@ -1,0 +1,223 @@
+//! The HTTP server over real sockets on 127.0.0.1: keep-alive, pipelining,
+//! both dispatch modes, and how it holds up against bad or slow clients,
+//! crowds, and shutdown.
+#![cfg(target_os = "linux")]
+
+#[path = "support/http_client.rs"]
+mod http_client;
+#[path = "support/http_server.rs"]
+mod http_server;
+
+use std::io::{ErrorKind, Read};
+use std::net::TcpStream;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use http_client::Client;
+use http_server::Running;
+use leanwire_native::http::{Config, Dispatch};
+
+fn config(dispatch: Dispatch) -> Config {
+    Config {
+        threads: 2,
+        dispatch,
+        ..Config::default()
+    }
+}
+
+#[test]
+fn keep_alive_serves_both_routes_and_404_in_either_dispatch_mode() {
+    for dispatch in [Dispatch::Inline, Dispatch::Pool] {
+        let server = Running::start(config(dispatch));
+        let mut client = Client::connect(server.addr);
+        for _ in 0..100 {
+            let json = client.get("/json");
+            assert_eq!(
+                (json.status, &json.body[..]),
+                (200, &br#"{"message":"Hello, World!"}"#[..])
+            );
+            let plain = client.get("/plaintext");
+            assert_eq!(
+                (plain.status, &plain.body[..]),
+                (200, &b"Hello, World!"[..])
+            );
+            assert_eq!(client.get("/other").status, 404);
+        }
+        server.stop().unwrap();
+    }
+}
+
+#[test]
+fn pipelined_requests_come_back_in_order() {
+    let server = Running::start(config(Dispatch::Inline));
+    let mut client = Client::connect(server.addr);
+    let mut batch = Vec::new();
+    for i in 0..300 {
+        let path = ["/json", "/plaintext", "/nope"][i % 3];
+        batch.extend_from_slice(format!("GET {path} HTTP/1.1\r\n\r\n").as_bytes());
+    }
+    client.send(&batch);
+    for i in 0..300 {
+        let reply = client.reply().unwrap().unwrap();
+        assert_eq!(reply.status, [200, 200, 404][i % 3], "response {i}");
+    }
+}
+
+#[test]
+fn a_malformed_request_gets_400_and_the_connection_is_closed() {
+    let server = Running::start(config(Dispatch::Inline));
+    let mut client = Client::connect(server.addr);
+    client.send(b"GET /json HTTP/1.1\r\nno colon here\r\n\r\n");
+    let reply = client.reply().unwrap().unwrap();
+    assert_eq!(reply.status, 400);
+    assert_eq!(reply.connection.as_deref(), Some("close"));
+    assert!(client.closed_by_server());
+    // The server goes on serving others.
+    assert_eq!(Client::connect(server.addr).get("/json").status, 200);
+}
+
+#[test]
+fn headers_over_8_kib_get_431() {
+    let server = Running::start(config(Dispatch::Inline));
+    let mut client = Client::connect(server.addr);
+    let mut request = b"GET /json HTTP/1.1\r\nX-Filler: ".to_vec();
+    request.resize(12 * 1024, b'a');
+    request.extend_from_slice(b"\r\n\r\n");
+    client.send(&request);
+    let reply = client.reply().unwrap().unwrap();
+    assert_eq!(reply.status, 431);
+    assert!(client.closed_by_server());
+}
+
+#[test]
+fn a_slow_client_times_out_without_delaying_others() {
+    let server = Running::start(Config {
+        header_timeout: Duration::from_secs(3),
+        ..config(Dispatch::Inline)
+    });
+    let mut slow = Client::connect(server.addr);
+    slow.send(b"GET /json HTTP/1.1\r\n");
+    let dribbler = {
+        let mut stream = slow.stream.try_clone().unwrap();
+        thread::spawn(move || {
+            use std::io::Write;
+            // One header byte every 50 ms, never finishing, until the server hangs up.
+            while stream.write_all(b"a").is_ok() {
+                thread::sleep(Duration::from_millis(50));
+            }
+        })
+    };
+    let started = Instant::now();
+    let mut fast = Client::connect(server.addr);
+    for _ in 0..200 {
+        assert_eq!(fast.get("/plaintext").status, 200);
+    }
+    // All 200 were served while the slow request was still waiting.
+    slow.stream.set_nonblocking(true).unwrap();
+    let mut probe = [0u8; 1];
+    assert_eq!(
+        slow.stream.read(&mut probe).unwrap_err().kind(),
+        ErrorKind::WouldBlock,
+        "the slow client was answered before its timeout"
+    );
+    slow.stream.set_nonblocking(false).unwrap();
+    let reply = slow.reply().unwrap().unwrap();
+    assert_eq!(reply.status, 408);
+    assert!(
+        started.elapsed() >= Duration::from_secs(3),
+        "timed out early"
+    );
+    dribbler.join().unwrap();
+}
+
+#[test]
+fn a_thousand_concurrent_connections_are_all_served() {
+    for dispatch in [Dispatch::Inline, Dispatch::Pool] {
+        let server = Running::start(config(dispatch));
+        let mut clients: Vec<Client> = (0..1000).map(|_| Client::connect(server.addr)).collect();
+        for client in &mut clients {
+            client.send(b"GET /plaintext HTTP/1.1\r\n\r\n");
+        }
+        for (i, client) in clients.iter_mut().enumerate() {
+            let reply = client
+                .reply()
+                .unwrap()
+                .unwrap_or_else(|| panic!("connection {i} closed"));
+            assert_eq!(
+                (reply.status, &reply.body[..]),
+                (200, &b"Hello, World!"[..]),
+                "connection {i}"
+            );
+        }
+        // Each stays open for another request.
+        for client in clients.iter_mut().step_by(97) {
+            assert_eq!(client.get("/json").status, 200);
+        }
+        drop(clients);
+        server.stop().unwrap();
+    }
+}
+
+#[test]
+fn the_connection_limit_is_enforced_and_freed_places_are_reused() {
+    let server = Running::start(Config {
+        max_connections: 4,
+        ..config(Dispatch::Inline)
+    });
+    let mut admitted: Vec<Client> = (0..4).map(|_| Client::connect(server.addr)).collect();
+    for client in &mut admitted {
+        assert_eq!(client.get("/json").status, 200);
+    }
+    let mut refused = Client::connect(server.addr);
+    match refused.reply() {
+        Ok(Some(reply)) => {
+            assert_eq!(reply.status, 503);
+            assert_eq!(reply.connection.as_deref(), Some("close"));
+        }
+        other => panic!("the fifth connection was not answered 503: {other:?}"),
+    }
+    // Closing one admitted connection frees its place.
+    drop(admitted.pop());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let mut next = Client::connect(server.addr);
+        next.send(b"GET /json HTTP/1.1\r\n\r\n");
+        match next.reply() {
+            Ok(Some(reply)) if reply.status == 200 => break,
+            Ok(Some(reply)) if reply.status == 503 && Instant::now() < deadline => {
+                thread::sleep(Duration::from_millis(20));
+            }
+            other => panic!("a freed place was not reused: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn shutdown_finishes_requests_in_flight_and_refuses_new_ones() {
+    for dispatch in [Dispatch::Inline, Dispatch::Pool] {
+        let server = Running::start(config(dispatch));
+        let mut in_flight = Client::connect(server.addr);
+        assert_eq!(in_flight.get("/json").status, 200);
+        in_flight.send(b"GET /plaintext HTTP/1.1\r\nHost: t");
+        let mut idle = Client::connect(server.addr);
+        assert_eq!(idle.get("/json").status, 200);
+
+        server.shutdown.shutdown();
+        // Once the listeners are closed, the shutdown has begun.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while TcpStream::connect(server.addr).is_ok() {
+            assert!(Instant::now() < deadline, "still accepting after shutdown");
+            thread::sleep(Duration::from_millis(10));
+        }
+        assert!(idle.closed_by_server(), "an idle connection stays open");
+        in_flight.send(b"\r\n\r\n");
+        let reply = in_flight.reply().unwrap().unwrap();
+        assert_eq!(
+            (reply.status, &reply.body[..]),
+            (200, &b"Hello, World!"[..])
+        );
+        assert_eq!(reply.connection.as_deref(), Some("close"));
+        assert!(in_flight.closed_by_server());
+        server.stop().unwrap();
+    }
+}
