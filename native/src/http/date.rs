@@ -3,8 +3,9 @@
 use std::io::Write;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The length of an IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`.
-pub(crate) const DATE_LEN: usize = 29;
+/// The length of an IMF-fixdate, `Sun, 06 Nov 1994 08:49:37 GMT`: the
+/// `Date` value [`Session::process`](super::Session::process) takes.
+pub const DATE_LEN: usize = 29;
 
 /// The current time as an HTTP date, re-formatted only when the second changes.
 pub(crate) struct DateCache {

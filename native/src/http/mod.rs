@@ -19,7 +19,8 @@
 //! ```no_run
 //! use leanwire_native::http::{Config, HelloWorld, Server};
 //!
-//! let server = Server::bind("127.0.0.1:8080".parse()?, Config::default(), HelloWorld)?;
+//! let addr = ([127, 0, 0, 1], 8080).into();
+//! let server = Server::bind(addr, Config::default(), HelloWorld)?;
 //! println!("listening on http://{}", server.local_addr());
 //! server.run()?;
 //! # Ok::<(), std::io::Error>(())
@@ -34,11 +35,10 @@ mod session;
 pub use hello::HelloWorld;
 pub use message::{Request, Response, Status};
 pub use server::{Config, Dispatch, Server, ShutdownHandle};
-pub use session::{MAX_HEAD, MAX_HEADERS};
+pub use session::{DATE_LEN, MAX_HEAD, MAX_HEADERS, Session};
 
 pub(crate) use date::DateCache;
 pub(crate) use server::{Role, Shared};
-pub(crate) use session::Session;
 
 /// Answers requests: called once per request, on the thread serving the connection.
 pub trait Handler: Send + Sync + 'static {

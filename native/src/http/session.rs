@@ -3,7 +3,7 @@
 
 use std::mem::MaybeUninit;
 
-use super::date::DATE_LEN;
+pub use super::date::DATE_LEN;
 use super::{Handler, Request, Response, Status};
 
 /// The most bytes a request head (request line and headers) may take; a
@@ -27,13 +27,32 @@ enum Close {
     AfterOutput,
 }
 
-/// The state of one connection: its input and output buffers, and what the
-/// framing of the request in progress still owes.
+/// One connection's HTTP/1.1 server side without I/O: its input and output
+/// buffers, and what the framing of the request in progress still owes.
+///
+/// The [`Server`](super::Server) drives one per connection; any other event
+/// loop can too. Receive into [`read_buf`](Self::read_buf) and report the
+/// count with [`received`](Self::received), call [`process`](Self::process),
+/// send [`pending`](Self::pending) and report it with [`sent`](Self::sent);
+/// close the connection once [`is_finished`](Self::is_finished).
 ///
 /// Every buffer is allocated when the session is made and reused for each
 /// request after, so a request costs no heap allocation once the output
 /// buffers have grown to the largest response.
-pub(crate) struct Session {
+///
+/// ```
+/// use leanwire_native::http::{HelloWorld, Session};
+///
+/// let mut session = Session::new();
+/// let request = b"GET /plaintext HTTP/1.1\r\nHost: example\r\n\r\n";
+/// session.read_buf()[..request.len()].copy_from_slice(request);
+/// session.received(request.len());
+/// session.process(&HelloWorld, b"Sun, 06 Nov 1994 08:49:37 GMT");
+/// assert!(session.pending().starts_with(b"HTTP/1.1 200 OK\r\n"));
+/// assert!(session.pending().ends_with(b"\r\n\r\nHello, World!"));
+/// ```
+#[derive(Debug)]
+pub struct Session {
     input: Box<[u8]>,
     start: usize,
     end: usize,
@@ -44,9 +63,15 @@ pub(crate) struct Session {
     close: Close,
 }
 
+impl Default for Session {
+    fn default() -> Session {
+        Session::new()
+    }
+}
+
 impl Session {
     /// A session for a new connection.
-    pub(crate) fn new() -> Session {
+    pub fn new() -> Session {
         Session {
             input: vec![0; MAX_HEAD].into_boxed_slice(),
             start: 0,
@@ -60,7 +85,7 @@ impl Session {
     }
 
     /// Makes the session ready for another connection, keeping its buffers.
-    pub(crate) fn reset(&mut self) {
+    pub fn reset(&mut self) {
         self.start = 0;
         self.end = 0;
         self.body_left = 0;
@@ -70,7 +95,7 @@ impl Session {
     }
 
     /// Where the next received bytes go; pass their count to [`received`](Self::received).
-    pub(crate) fn read_buf(&mut self) -> &mut [u8] {
+    pub fn read_buf(&mut self) -> &mut [u8] {
         if self.start == self.end {
             self.start = 0;
             self.end = 0;
@@ -83,14 +108,16 @@ impl Session {
     }
 
     /// Records that `n` bytes were written at the start of [`read_buf`](Self::read_buf).
-    pub(crate) fn received(&mut self, n: usize) {
+    pub fn received(&mut self, n: usize) {
         debug_assert!(self.end + n <= self.input.len());
         self.end = (self.end + n).min(self.input.len());
     }
 
     /// Answers every complete request received so far, in order, into the
     /// output; stops early once the output is past its high-water mark.
-    pub(crate) fn process<H: Handler + ?Sized>(&mut self, handler: &H, date: &[u8; DATE_LEN]) {
+    /// `date` is the `Date` header's value, an IMF-fixdate such as
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`.
+    pub fn process<H: Handler + ?Sized>(&mut self, handler: &H, date: &[u8; DATE_LEN]) {
         while self.close != Close::AfterOutput && self.pending().len() < HIGH_WATER {
             if self.body_left > 0 {
                 let n = self.body_left.min((self.end - self.start) as u64);
@@ -207,12 +234,12 @@ impl Session {
     }
 
     /// The response bytes not yet sent.
-    pub(crate) fn pending(&self) -> &[u8] {
+    pub fn pending(&self) -> &[u8] {
         &self.output[self.flushed..]
     }
 
     /// Records that the first `n` bytes of [`pending`](Self::pending) were sent.
-    pub(crate) fn sent(&mut self, n: usize) {
+    pub fn sent(&mut self, n: usize) {
         self.flushed = (self.flushed + n).min(self.output.len());
         if self.flushed == self.output.len() {
             self.output.clear();
@@ -222,23 +249,23 @@ impl Session {
 
     /// Whether reading more now would be useful: the connection stays open,
     /// and the output is not backed up.
-    pub(crate) fn wants_read(&self) -> bool {
+    pub fn wants_read(&self) -> bool {
         self.close != Close::AfterOutput && self.pending().len() < HIGH_WATER
     }
 
     /// Whether part of a request (its head or its body) has been received.
-    pub(crate) fn in_request(&self) -> bool {
+    pub fn in_request(&self) -> bool {
         self.start < self.end || self.body_left > 0
     }
 
     /// Whether the connection is done: it is closing and everything is sent.
-    pub(crate) fn is_finished(&self) -> bool {
+    pub fn is_finished(&self) -> bool {
         self.close == Close::AfterOutput && self.pending().is_empty()
     }
 
     /// The peer closed its side: what is sent is sent, and a partial
     /// request will never complete.
-    pub(crate) fn peer_closed(&mut self) {
+    pub fn peer_closed(&mut self) {
         self.start = self.end;
         self.body_left = 0;
         self.close = Close::AfterOutput;
@@ -246,7 +273,7 @@ impl Session {
 
     /// The connection waited too long: a partial request is answered 408,
     /// an idle connection is closed quietly.
-    pub(crate) fn timed_out(&mut self, date: &[u8; DATE_LEN]) {
+    pub fn timed_out(&mut self, date: &[u8; DATE_LEN]) {
         if self.in_request() {
             self.fail(
                 Status::REQUEST_TIMEOUT,
@@ -260,7 +287,7 @@ impl Session {
 
     /// The server is shutting down: finish the request in progress, if any,
     /// and close.
-    pub(crate) fn drain(&mut self) {
+    pub fn drain(&mut self) {
         if self.close == Close::Never {
             self.close = Close::WhenIdle;
         }

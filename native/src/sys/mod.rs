@@ -31,10 +31,28 @@
 //!   * `fs::remove_file(path)`: a file or symbolic link, never a directory.
 //!   * `fs::remove_dir_all(path)`: the tree, following no symbolic link or
 //!     reparse point; one at `path` itself is removed, not followed.
+//! * `net`, the HTTP server's accept loops (see `crate::http`):
+//!   * `net::Listener::bind(addr: SocketAddr) -> io::Result<Listener>`: a
+//!     listening socket that other listeners of the same server can bind to
+//!     the same port (one per worker thread), and
+//!     `Listener::local_addr(&self) -> io::Result<SocketAddr>`.
+//!   * `net::Inbox`: how a worker is woken from another thread and handed
+//!     connections: `Inbox::new() -> io::Result<Inbox>` and
+//!     `Inbox::wake(&self)`.
+//!   * `net::run(role: http::Role, inbox: &Inbox, shared: &http::Shared<H>)
+//!     -> io::Result<()>`: one worker's loop. When an accept completes, the
+//!     worker re-arms the accept first, then serves the connection itself
+//!     (`Role::Inline`) or hands it to a pool worker's inbox
+//!     (`Role::Acceptor`). Each connection is an `http::Session` driven
+//!     without blocking; the loop applies the timeouts, the connection
+//!     limit (`Shared::admit`, answered 503 when full) and, once
+//!     `Shared::stopping`, the graceful drain, and returns when its last
+//!     connection is closed.
 //!
 //! An OS that is neither unix nor Windows gets `unsupported`, whose every
 //! call returns `io::ErrorKind::Unsupported`; so does `fs` on a unix other
-//! than Linux and Android, which lack `getdents64`.
+//! than Linux and Android, which lack `getdents64`, and `net` there, which
+//! is written for epoll.
 //!
 //! Rules here: every `unsafe` block carries a `// SAFETY:` comment, and each
 //! OS quirk a comment with a link to the man page or the documentation.
