@@ -38,7 +38,7 @@ pub use server::{Config, Dispatch, Server, ShutdownHandle};
 pub use session::{DATE_LEN, MAX_HEAD, MAX_HEADERS, Session};
 
 pub(crate) use date::DateCache;
-pub(crate) use server::{Role, Shared};
+pub(crate) use server::{LINGER, OVER_LIMIT, Role, Shared};
 
 /// Answers requests: called once per request, on the thread serving the connection.
 pub trait Handler: Send + Sync + 'static {

@@ -99,6 +99,16 @@ impl Stop {
     }
 }
 
+/// How long a closing connection is read from and discarded, so that the
+/// client receives the last response before the socket is closed. Closing
+/// with unread input would send a reset, which can destroy that response.
+pub(crate) const LINGER: Duration = Duration::from_secs(1);
+
+/// The answer to a connection over the limit.
+pub(crate) const OVER_LIMIT: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nServer: leanwire\r\n\
+Content-Type: text/plain\r\nContent-Length: 25\r\nConnection: close\r\n\r\n\
+too many open connections";
+
 /// What every worker of one server shares.
 pub(crate) struct Shared<H> {
     pub(crate) handler: H,
@@ -123,6 +133,14 @@ impl<H> Shared<H> {
                 (n < max).then_some(n + 1)
             })
             .is_ok()
+    }
+
+    /// How often a worker looks for connections past their deadline: a
+    /// quarter of the shortest timeout, between 10 ms and 1 s.
+    pub(crate) fn sweep_interval(&self) -> Duration {
+        let config = &self.config;
+        let shortest = config.header_timeout.min(config.idle_timeout).min(LINGER);
+        (shortest / 4).clamp(Duration::from_millis(10), Duration::from_secs(1))
     }
 
     /// Gives back a place taken by [`admit`](Self::admit).

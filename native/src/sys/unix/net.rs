@@ -14,7 +14,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::http::{DateCache, Handler, Role, Session, Shared};
+use crate::http::{DateCache, Handler, LINGER, OVER_LIMIT, Role, Session, Shared};
 
 /// A listening TCP socket with `SO_REUSEPORT`, non-blocking and close-on-exec.
 pub(crate) struct Listener(TcpListener);
@@ -212,16 +212,6 @@ const INBOX: u64 = u64::MAX - 1;
 const EVENTS: usize = 256;
 const CONNECTION: u32 = (libc::EPOLLIN | libc::EPOLLOUT | libc::EPOLLRDHUP | libc::EPOLLET) as u32;
 
-/// How long a closing connection is read from and discarded, so that the
-/// client receives the last response before the socket is closed. Closing
-/// with unread input would send a reset, which can destroy that response.
-const LINGER: Duration = Duration::from_secs(1);
-
-/// The answer to a connection over the limit.
-const OVER_LIMIT: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nServer: leanwire\r\n\
-Content-Type: text/plain\r\nContent-Length: 25\r\nConnection: close\r\n\r\n\
-too many open connections";
-
 /// Runs one worker until the server stops and its connections are done.
 pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> io::Result<()> {
     let epoll = Epoll::new()?;
@@ -242,12 +232,6 @@ pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> 
             LISTENER,
         )?;
     }
-    let timeouts = [
-        shared.config.header_timeout,
-        shared.config.idle_timeout,
-        LINGER,
-    ];
-    let sweep_every = timeouts.iter().min().map_or(LINGER, |t| *t / 4);
     let mut worker = Worker {
         epoll,
         shared,
@@ -261,7 +245,7 @@ pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> 
         handed: Vec::new(),
         date: DateCache::new(),
         now: Instant::now(),
-        sweep_every: sweep_every.clamp(Duration::from_millis(10), Duration::from_secs(1)),
+        sweep_every: shared.sweep_interval(),
         drain_until: None,
     };
     worker.run(inbox)

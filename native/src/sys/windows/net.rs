@@ -71,7 +71,7 @@ use windows_sys::Win32::System::IO::{
     PostQueuedCompletionStatus,
 };
 
-use crate::http::{DateCache, Handler, Role, Session, Shared};
+use crate::http::{DateCache, Handler, LINGER, OVER_LIMIT, Role, Session, Shared};
 
 /// The completion key of a wake-up.
 const WAKE: usize = usize::MAX;
@@ -89,16 +89,6 @@ const ADDR_ROOM: usize = mem::size_of::<SOCKADDR_IN6>() + 16;
 /// winsock.h's value, 5.
 /// <https://learn.microsoft.com/en-us/windows/win32/api/winsock2/nf-winsock2-listen>
 const BACKLOG: i32 = 0x7fff_ffff;
-
-/// How long a closing connection is read from and discarded, so that the
-/// client receives the last response before the socket is closed. Closing
-/// with unread input would send a reset, which can destroy that response.
-const LINGER: Duration = Duration::from_secs(1);
-
-/// The answer to a connection over the limit.
-const OVER_LIMIT: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nServer: leanwire\r\n\
-Content-Type: text/plain\r\nContent-Length: 25\r\nConnection: close\r\n\r\n\
-too many open connections";
 
 /// Winsock must be started before its first call, in every process. Like std,
 /// start it once and never call `WSACleanup`: the process exit does that.
@@ -726,12 +716,6 @@ pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> 
         None => inbox.hub(),
     };
     hub.join(shared)?;
-    let timeouts = [
-        shared.config.header_timeout,
-        shared.config.idle_timeout,
-        LINGER,
-    ];
-    let sweep_every = timeouts.iter().min().map_or(LINGER, |t| *t / 4);
     let mut worker = Worker {
         shared,
         hub,
@@ -741,7 +725,7 @@ pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> 
         handed: Vec::new(),
         date: DateCache::new(),
         now: Instant::now(),
-        sweep_every: sweep_every.clamp(Duration::from_millis(10), Duration::from_secs(1)),
+        sweep_every: shared.sweep_interval(),
         drain_until: None,
         forced: false,
     };
