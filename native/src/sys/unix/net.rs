@@ -261,21 +261,30 @@ struct Slot {
     deadline: Instant,
 }
 
+/// One worker thread's loop: its epoll, its listener (unless it only
+/// serves what a pool hands it), and its connections, by token.
 struct Worker<'s, H> {
     epoll: Epoll,
     shared: &'s Shared<H>,
     listener: Option<Listener>,
+    /// With `Dispatch::Pool`, the inboxes accepted connections go to, and
+    /// the next one's index.
     pool: Option<Arc<[Arc<Inbox>]>>,
     next: usize,
+    /// Connections by token; closed ones keep their session's buffers and
+    /// wait in `free` for the next accept.
     slots: Vec<Slot>,
     free: Vec<usize>,
     live: usize,
     /// Connections accepted in this round, served once the listener is re-armed.
     fresh: Vec<usize>,
+    /// Connections taken from the inbox, kept for its capacity.
     handed: Vec<TcpStream>,
     date: DateCache,
+    /// When the current batch of events was returned.
     now: Instant,
     sweep_every: Duration,
+    /// Set when a shutdown begins: when to close whatever is still open.
     drain_until: Option<Instant>,
 }
 
