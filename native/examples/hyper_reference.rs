@@ -15,20 +15,18 @@
 //! cargo run --release -p leanwire-native --example hyper_reference -- --addr 127.0.0.1:0 --threads 2
 //! ```
 
-use std::convert::Infallible;
 use std::io::{self, Write};
 use std::net::SocketAddr;
 
-use bytes::Bytes;
 use clap::Parser;
-use http_body_util::Full;
-use hyper::header::{CONTENT_TYPE, HeaderValue, SERVER};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
-use hyper::{Method, Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
-use serde::Serialize;
 use tokio::net::TcpListener;
+
+#[path = "support/hyper_routes.rs"]
+mod hyper_routes;
+use hyper_routes::route;
 
 /// hyper reference server for `scripts/bench-http`.
 #[derive(Parser)]
@@ -39,46 +37,6 @@ struct Args {
     /// Tokio worker threads.
     #[arg(long, default_value_t = 2)]
     threads: usize,
-}
-
-#[derive(Serialize)]
-struct Message {
-    message: &'static str,
-}
-
-fn respond(
-    status: StatusCode,
-    content_type: Option<&'static str>,
-    body: Bytes,
-) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(body));
-    *response.status_mut() = status;
-    let headers = response.headers_mut();
-    headers.insert(SERVER, HeaderValue::from_static("hyper"));
-    if let Some(content_type) = content_type {
-        headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
-    }
-    response
-}
-
-async fn route(
-    request: Request<hyper::body::Incoming>,
-) -> Result<Response<Full<Bytes>>, Infallible> {
-    Ok(match (request.method(), request.uri().path()) {
-        (&Method::GET, "/plaintext") => respond(
-            StatusCode::OK,
-            Some("text/plain"),
-            Bytes::from_static(b"Hello, World!"),
-        ),
-        (&Method::GET, "/json") => {
-            let body = serde_json::to_vec(&Message {
-                message: "Hello, World!",
-            })
-            .expect("a struct of one string always serialises");
-            respond(StatusCode::OK, Some("application/json"), Bytes::from(body))
-        }
-        _ => respond(StatusCode::NOT_FOUND, None, Bytes::new()),
-    })
 }
 
 async fn serve(listener: TcpListener) -> io::Result<()> {
