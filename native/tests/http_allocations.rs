@@ -3,7 +3,7 @@
 //!
 //! One test function only: the counters are global, and another test running
 //! beside it would add its own allocations to them.
-#![cfg(target_os = "linux")]
+#![cfg(any(target_os = "linux", windows))]
 
 #[path = "support/http_server.rs"]
 mod http_server;

@@ -1,7 +1,7 @@
 //! The HTTP server over real sockets on 127.0.0.1: keep-alive, pipelining,
 //! both dispatch modes, and how it holds up against bad or slow clients,
 //! crowds, and shutdown.
-#![cfg(target_os = "linux")]
+#![cfg(any(target_os = "linux", windows))]
 
 #[path = "support/http_client.rs"]
 mod http_client;

@@ -48,7 +48,7 @@
 
 use std::cell::UnsafeCell;
 use std::io;
-use std::mem;
+use std::mem::{self, ManuallyDrop};
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr, SocketAddrV4, SocketAddrV6};
 use std::ptr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -492,7 +492,11 @@ unsafe impl Sync for Accept {}
 
 /// A listening socket and its hub, shared by every [`Listener`] of one address.
 struct ListenSocket {
-    socket: Socket,
+    /// Closed by [`stop`](Self::stop) when the server drains, or on drop.
+    socket: ManuallyDrop<Socket>,
+    /// Whether `socket` is still open: read-locked around every use of its
+    /// handle, write-locked to close it.
+    open: RwLock<bool>,
     family: ADDRESS_FAMILY,
     addr: SocketAddr,
     hub: Arc<Hub>,
@@ -533,7 +537,8 @@ impl ListenSocket {
             })
             .collect();
         Ok(ListenSocket {
-            socket,
+            socket: ManuallyDrop::new(socket),
+            open: RwLock::new(true),
             family,
             addr,
             hub,
@@ -557,6 +562,10 @@ impl ListenSocket {
         // Checked under the slot's lock, which `cancel_all` also takes: no
         // AcceptEx is posted after a drain has cancelled them.
         if pending.is_some() || self.hub.draining.load(Ordering::SeqCst) {
+            return Ok(());
+        }
+        let open = self.open.read().unwrap_or_else(PoisonError::into_inner);
+        if !*open {
             return Ok(());
         }
         loop {
@@ -600,18 +609,41 @@ impl ListenSocket {
     }
 
     /// Cancels every `AcceptEx` in flight; each still completes.
+    ///
+    /// Locks are taken slot first, then `open`, here as everywhere, so no
+    /// two threads wait on each other.
     fn cancel_all(&self) {
         for accept in &self.accepts {
             let pending = lock(&accept.socket);
-            if pending.is_some() {
+            let open = self.open.read().unwrap_or_else(PoisonError::into_inner);
+            if pending.is_some() && *open {
                 self.socket.cancel(accept.overlapped.get());
             }
+        }
+    }
+
+    /// Stops listening: cancels the `AcceptEx` calls in flight (each still
+    /// completes) and closes the socket, so new connections are refused
+    /// rather than left in a backlog nobody accepts from.
+    fn stop(&self) {
+        self.cancel_all();
+        let mut open = self.open.write().unwrap_or_else(PoisonError::into_inner);
+        if *open {
+            *open = false;
+            // SAFETY: the socket is open (`open` was true) and is closed
+            // once, here; every other use of its handle holds `open` for
+            // reading and checks it first.
+            unsafe { winsock::closesocket(self.socket.0) };
         }
     }
 }
 
 impl Drop for ListenSocket {
     fn drop(&mut self) {
+        if *self.open.get_mut().unwrap_or_else(PoisonError::into_inner) {
+            // SAFETY: the socket is still open, and this is its last use.
+            unsafe { ManuallyDrop::drop(&mut self.socket) };
+        }
         if *self.accepting.get_mut() != 0 {
             // A worker failed with AcceptEx calls in flight: they may still
             // complete into their slots, so leak rather than free them.
@@ -825,13 +857,21 @@ impl<H: Handler> Worker<'_, H> {
             let Some(socket) = pending.take() else {
                 return;
             };
-            // Read before the slot is re-armed, which reuses its OVERLAPPED.
-            (socket, listener.socket.outcome(overlapped))
+            let open = listener.open.read().unwrap_or_else(PoisonError::into_inner);
+            // Read before the slot is re-armed, which reuses its OVERLAPPED;
+            // once the listener is closed, every AcceptEx counts as aborted.
+            let outcome = if *open {
+                listener.socket.outcome(overlapped)
+            } else {
+                Err(WSA_OPERATION_ABORTED)
+            };
+            (socket, outcome)
         };
         listener.accepting.fetch_sub(1, Ordering::SeqCst);
         let _ = listener.arm(accept);
+        let open = listener.open.read().unwrap_or_else(PoisonError::into_inner);
         // Failed (reset before it was accepted), cancelled, or too late.
-        if outcome.is_err() || self.hub.draining.load(Ordering::SeqCst) {
+        if outcome.is_err() || !*open || self.hub.draining.load(Ordering::SeqCst) {
             return;
         }
         // Without this, `shutdown` fails on the accepted socket.
@@ -847,6 +887,7 @@ impl<H: Handler> Worker<'_, H> {
                 mem::size_of::<SOCKET>() as i32,
             )
         };
+        drop(open);
         if rc == SOCKET_ERROR {
             return;
         }
@@ -1131,7 +1172,7 @@ impl<H: Handler> Worker<'_, H> {
             return;
         }
         if let Some(listener) = &self.listener {
-            listener.0.cancel_all();
+            listener.0.stop();
         }
         for key in 0.. {
             let Some(conn) = self.hub.conn(key) else {
@@ -1149,7 +1190,7 @@ impl<H: Handler> Worker<'_, H> {
     /// as the cancelled operations complete.
     fn close_all(&self) {
         if let Some(listener) = &self.listener {
-            listener.0.cancel_all();
+            listener.0.stop();
         }
         for key in 0.. {
             let Some(conn) = self.hub.conn(key) else {
