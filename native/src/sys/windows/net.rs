@@ -1174,16 +1174,12 @@ impl<H: Handler> Worker<'_, H> {
         if let Some(listener) = &self.listener {
             listener.0.stop();
         }
-        for key in 0.. {
-            let Some(conn) = self.hub.conn(key) else {
-                break;
-            };
-            let mut st = lock(&conn.state);
-            if st.socket.is_some() && !st.closing && !st.lingering {
+        self.each_open(|key, conn, st| {
+            if !st.closing && !st.lingering {
                 st.drain = true;
-                self.nudge(key, &conn, &mut st);
+                self.nudge(key, conn, st);
             }
-        }
+        });
     }
 
     /// The shutdown timeout passed: cancels everything; the slots are freed
@@ -1192,13 +1188,23 @@ impl<H: Handler> Worker<'_, H> {
         if let Some(listener) = &self.listener {
             listener.0.stop();
         }
+        self.each_open(|key, _, st| {
+            if !st.closing {
+                self.close(key, st);
+            }
+        });
+    }
+
+    /// Calls `f` with each connection of the hub that has an open socket,
+    /// under its lock.
+    fn each_open(&self, mut f: impl FnMut(usize, &Conn, &mut ConnState)) {
         for key in 0.. {
             let Some(conn) = self.hub.conn(key) else {
                 break;
             };
             let mut st = lock(&conn.state);
-            if st.socket.is_some() && !st.closing {
-                self.close(key, &mut st);
+            if st.socket.is_some() {
+                f(key, &conn, &mut st);
             }
         }
     }
