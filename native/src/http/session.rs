@@ -157,16 +157,12 @@ impl Session {
                 }
                 return false;
             }
-            Err(httparse::Error::TooManyHeaders) => {
-                self.fail(
-                    Status::REQUEST_HEADER_FIELDS_TOO_LARGE,
-                    "request has over 64 headers",
-                    date,
-                );
-                return false;
-            }
             Err(e) => {
-                self.fail(Status::BAD_REQUEST, parse_error(e), date);
+                let status = match e {
+                    httparse::Error::TooManyHeaders => Status::REQUEST_HEADER_FIELDS_TOO_LARGE,
+                    _ => Status::BAD_REQUEST,
+                };
+                self.fail(status, parse_error(e), date);
                 return false;
             }
         };
@@ -198,7 +194,7 @@ impl Session {
         let connection = if closing {
             self.close = Close::AfterOutput;
             Some("close")
-        } else if request_is_http_1_0(framing.minor_version) {
+        } else if request.minor_version() == 0 {
             Some("keep-alive")
         } else {
             None
@@ -310,13 +306,8 @@ fn parse_error(error: httparse::Error) -> &'static str {
     }
 }
 
-fn request_is_http_1_0(minor_version: u8) -> bool {
-    minor_version == 0
-}
-
 /// What a request's headers say about its body and its connection.
 struct Framing {
-    minor_version: u8,
     content_length: u64,
     keep_alive: bool,
 }
@@ -348,7 +339,6 @@ impl Framing {
         }
         let minor_version = request.minor_version();
         Ok(Framing {
-            minor_version,
             content_length: content_length.unwrap_or(0),
             keep_alive: !close && (minor_version >= 1 || keep_alive),
         })

@@ -447,6 +447,9 @@ impl<H: Handler> Worker<'_, H> {
         // read"), so a short read ends the turn without one more read to
         // see `EAGAIN`.
         let mut drained = false;
+        // Whether this turn read anything: then the deadline follows the
+        // request in progress, or the idle timeout once there is none.
+        let mut read_some = false;
         loop {
             while !session.pending().is_empty() {
                 match stream.write(session.pending()) {
@@ -460,6 +463,9 @@ impl<H: Handler> Worker<'_, H> {
                 return self.linger(token);
             }
             session.process(&self.shared.handler, self.date.get());
+            if read_some && !session.in_request() {
+                slot.deadline = now + config.idle_timeout;
+            }
             if !session.pending().is_empty() {
                 continue;
             }
@@ -478,13 +484,10 @@ impl<H: Handler> Worker<'_, H> {
                 }
                 Ok(n) => {
                     drained = n < room;
+                    read_some = true;
                     session.received(n);
                     if !was_in_request {
                         slot.deadline = now + config.header_timeout;
-                    }
-                    session.process(&self.shared.handler, self.date.get());
-                    if !session.in_request() {
-                        slot.deadline = now + config.idle_timeout;
                     }
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}

@@ -949,7 +949,7 @@ impl<H: Handler> Worker<'_, H> {
         self.hub.live.fetch_add(1, Ordering::SeqCst);
         // Read after the slot is filled: a drain starting now sees it, or it sees the drain.
         st.drain = self.hub.draining.load(Ordering::SeqCst);
-        self.drive(key, &conn, &mut st);
+        self.drive(key, &conn, &mut st, false);
     }
 
     /// An operation of the connection in slot `key` completed.
@@ -983,6 +983,7 @@ impl<H: Handler> Worker<'_, H> {
                 _ => self.close(key, &mut st),
             };
         }
+        let mut read_some = false;
         match (op, outcome) {
             (Op::Send, Ok(n)) => st.session.sent(n),
             (Op::Recv, Ok(0)) => {
@@ -997,21 +998,20 @@ impl<H: Handler> Worker<'_, H> {
                 if !was_in_request {
                     st.deadline = self.now + self.shared.config.header_timeout;
                 }
-                st.session.process(&self.shared.handler, self.date.get());
-                if !st.session.in_request() {
-                    st.deadline = self.now + self.shared.config.idle_timeout;
-                }
+                read_some = true;
             }
             // Cancelled for a timeout or a drain, whose flag says what next.
             (_, Err(WSA_OPERATION_ABORTED)) => {}
             (_, Err(_)) => return self.close(key, &mut st),
         }
-        self.drive(key, &conn, &mut st);
+        self.drive(key, &conn, &mut st, read_some);
     }
 
     /// Moves a connection with nothing in flight on: acts on a drain or a
     /// timeout, answers what was received, then sends, lingers or receives.
-    fn drive(&self, key: usize, conn: &Conn, st: &mut ConnState) {
+    /// After a receive (`read_some`), the deadline becomes the idle timeout
+    /// once no request is in progress.
+    fn drive(&self, key: usize, conn: &Conn, st: &mut ConnState, read_some: bool) {
         if mem::take(&mut st.drain) {
             st.session.drain();
         }
@@ -1019,6 +1019,9 @@ impl<H: Handler> Worker<'_, H> {
             st.session.timed_out(self.date.get());
         }
         st.session.process(&self.shared.handler, self.date.get());
+        if read_some && !st.session.in_request() {
+            st.deadline = self.now + self.shared.config.idle_timeout;
+        }
         if !st.session.pending().is_empty() {
             self.post(key, conn, st, Op::Send);
         } else if st.session.wants_read() {
@@ -1131,7 +1134,7 @@ impl<H: Handler> Worker<'_, H> {
     /// receive in flight is cancelled, or once a send in flight completes.
     fn nudge(&self, key: usize, conn: &Conn, st: &mut ConnState) {
         match (st.in_flight, &st.socket) {
-            (None, _) => self.drive(key, conn, st),
+            (None, _) => self.drive(key, conn, st, false),
             (Some(Op::Recv), Some(socket)) => socket.cancel(conn.recv.get()),
             _ => {}
         }
