@@ -8,7 +8,7 @@ use leanwire_core::dns::Message;
 use wasm_bindgen::prelude::*;
 
 use crate::alloc::{alloc_stats, reset_alloc_stats};
-use crate::{dialect, js_error};
+use crate::js_error;
 
 /// What one [`benchmark`] call counted, in total over its iterations.
 #[wasm_bindgen]
@@ -97,6 +97,18 @@ pub fn benchmark(
         arena_bytes_per_op: u32::try_from(arena_bytes_per_op).unwrap_or(u32::MAX),
         arena_allocated_bytes: u32::try_from(arena.allocated_bytes()).unwrap_or(u32::MAX),
     })
+}
+
+/// Reads the optional `dialect` argument: `"dotnet"` (the default) or `"jvm"`.
+fn dialect(name: Option<String>) -> Result<leanwire_core::actor::Dialect, JsError> {
+    match name.as_deref() {
+        None => Ok(leanwire_core::actor::Dialect::DotNet),
+        Some(name) => leanwire_core::actor::Dialect::from_name(name).ok_or_else(|| {
+            js_error(format_args!(
+                "unknown dialect {name:?}: use \"dotnet\" or \"jvm\""
+            ))
+        }),
+    }
 }
 
 /// Decodes a DNS message and reads every name and every RDATA in it, as the

@@ -1,90 +1,72 @@
-//! `leanwire_core::dns` for JavaScript.
+//! `leanwire_core::dns` for JavaScript, read by the package's `src/dns.js`.
 
 use leanwire_core::dns::{Class, EdnsParams, MessageBuilder, NameBuf, Rtype};
 use leanwire_core::report::DnsMessageReport;
-use serde::Deserialize;
 use wasm_bindgen::prelude::*;
 
-use crate::{js_error, to_js};
+use crate::shared::{Output, with_input};
 
-#[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = r#"
-/** What `decodeDnsMessage` returns: the same keys as `leanwire dns decode`. */
-export type DnsMessageReport =
-  | {
-      ok: true;
-      header: { id: number; qr: boolean; opcode: string; aa: boolean; tc: boolean; rd: boolean;
-                ra: boolean; ad: boolean; cd: boolean; rcode: string };
-      question: { name: string; type: string; class: string }[];
-      answer: DnsRecordReport[];
-      authority: DnsRecordReport[];
-      additional: DnsRecordReport[];
-      edns: { version: number; payload: number; do: boolean;
-              options: { code: number; name: string | null; text: string }[] } | null;
-    }
-  | { ok: false; error: string };
-
-/** A record of a decoded message; `rdata` is the presentation format. */
-export type DnsRecordReport = { name: string; ttl: number; class: string; type: string; rdata: string };
-
-/** Options of `buildDnsQuery`. */
-export type DnsQueryOptions = {
-  /** Add an EDNS(0) OPT record with a 1232-byte payload size (default true). */
-  edns?: boolean;
-  /** Set the DO bit to ask for DNSSEC records (default false; implies edns). */
-  dnssec?: boolean;
-  /** The message ID (default 0, as RFC 8484 recommends for DNS over HTTPS). */
-  id?: number;
-};
-"#;
-
-/// Decodes a DNS message. Returns a plain object with exactly the keys that
-/// `leanwire dns decode` prints; a bad message gives `ok: false` and an
-/// `error` that names the defect and its byte offset.
-#[wasm_bindgen(js_name = decodeDnsMessage, unchecked_return_type = "DnsMessageReport")]
-pub fn decode_dns_message(bytes: &[u8]) -> Result<JsValue, JsError> {
-    to_js(&DnsMessageReport::decode(bytes))
+/// Decodes the DNS message in the input buffer into the text area as the
+/// JSON report that `leanwire dns decode` prints; the tape is empty.
+#[wasm_bindgen(js_name = dnsReport)]
+pub fn dns_report(len: u32) -> i32 {
+    with_input(len, |input, out| {
+        let report = DnsMessageReport::decode(input);
+        let json = serde_json::to_string(&report).unwrap_or_default();
+        out.text.extend_from_slice(json.as_bytes());
+        0
+    })
 }
 
-/// The options object of [`build_dns_query`].
-#[derive(Deserialize, Default)]
-#[serde(default)]
-struct QueryOptions {
-    edns: Option<bool>,
-    dnssec: bool,
-    id: u16,
+/// Builds a recursive query for the name in the input buffer and the type
+/// `qtype`, with an EDNS(0) OPT record when `edns` is 1 and the DO bit when
+/// `dnssec` is 1. The query's bytes are the text area.
+#[wasm_bindgen(js_name = dnsBuildQuery)]
+pub fn dns_build_query(len: u32, qtype: u32, id: u32, edns: u32, dnssec: u32) -> i32 {
+    with_input(len, |input, out| {
+        let Ok(name) = core::str::from_utf8(input) else {
+            return out.fail("InvalidUtf8", 0, "name is not UTF-8");
+        };
+        let mut buf = [0u8; 512];
+        let built = (|| {
+            let name = NameBuf::from_text(name)?;
+            let mut builder = MessageBuilder::new(&mut buf)?;
+            builder.header_mut().id = id as u16;
+            builder.header_mut().rd = true;
+            builder.push_question(&name.as_name(), Rtype::from(qtype as u16), Class::In)?;
+            if edns == 1 || dnssec == 1 {
+                builder.push_edns(&EdnsParams {
+                    dnssec_ok: dnssec == 1,
+                    ..EdnsParams::default()
+                })?;
+            }
+            builder.finish().map(<[u8]>::len)
+        })();
+        match built {
+            Ok(len) => {
+                out.text.extend_from_slice(&buf[..len]);
+                0
+            }
+            Err(error) => out.fail(error.kind(), error.offset(), error),
+        }
+    })
 }
 
-/// Builds a recursive query for `name` and `type` (a mnemonic such as
-/// `"AAAA"` or `"TYPE65"`), ready to send as DNS over HTTPS [RFC 8484].
-#[wasm_bindgen(js_name = buildDnsQuery)]
-pub fn build_dns_query(
-    name: &str,
-    #[wasm_bindgen(js_name = type)] qtype: &str,
-    #[wasm_bindgen(unchecked_optional_param_type = "DnsQueryOptions")] options: JsValue,
-) -> Result<Vec<u8>, JsError> {
-    let options: QueryOptions = if options.is_undefined() || options.is_null() {
-        QueryOptions::default()
-    } else {
-        serde_wasm_bindgen::from_value(options).map_err(js_error)?
-    };
-    let qtype = Rtype::from_mnemonic(qtype)
-        .ok_or_else(|| js_error(format_args!("unknown record type {qtype:?}")))?;
-    let name = NameBuf::from_text(name).map_err(js_error)?;
-    let mut buf = [0u8; 512];
-    let mut builder = MessageBuilder::new(&mut buf).map_err(js_error)?;
-    builder.header_mut().id = options.id;
-    builder.header_mut().rd = true;
-    builder
-        .push_question(&name.as_name(), qtype, Class::In)
-        .map_err(js_error)?;
-    if options.edns.unwrap_or(true) || options.dnssec {
-        builder
-            .push_edns(&EdnsParams {
-                dnssec_ok: options.dnssec,
-                ..EdnsParams::default()
-            })
-            .map_err(js_error)?;
-    }
-    Ok(builder.finish().map_err(js_error)?.to_vec())
+/// Looks up a record type's mnemonic (in the input buffer): returns its
+/// number, or fails when the mnemonic is unknown.
+#[wasm_bindgen(js_name = dnsTypeCode)]
+pub fn dns_type_code(len: u32) -> i32 {
+    with_input(len, |input, out: &mut Output| {
+        match core::str::from_utf8(input)
+            .ok()
+            .and_then(Rtype::from_mnemonic)
+        {
+            Some(rtype) => i32::from(u16::from(rtype)),
+            None => out.fail(
+                "UnknownType",
+                0,
+                format_args!("unknown record type {:?}", String::from_utf8_lossy(input)),
+            ),
+        }
+    })
 }

@@ -1,10 +1,9 @@
 //! The results that the `leanwire` command prints as JSON, one object per
-//! input on one line, and that the npm package returns as plain objects.
+//! input on one line, and that the npm package's debugging views return.
 //!
 //! Other tools read these, so their keys and the order of the keys are a
-//! stable contract. Defining them once here keeps the two faces identical:
-//! the command serializes them with `serde_json`, the bindings with
-//! `serde-wasm-bindgen`.
+//! stable contract. Defining them once here keeps the faces identical: both
+//! serialize them with `serde_json`.
 
 mod actor;
 mod dns;

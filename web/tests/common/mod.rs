@@ -12,12 +12,13 @@ mod dns_cases;
 #[allow(dead_code)]
 mod tds_cases;
 
-use js_sys::JSON;
-use leanwire_web::{
-    TdsReader, benchmark, build_dns_query, check_actor_name, decode_dns_message, decode_tds_js,
-    is_valid_path_element, parse_actor_path, split_name_and_uid,
+use leanwire_web::actor::{
+    actor_check_name, actor_format, actor_is_valid_path_element, actor_parse,
+    actor_split_name_and_uid,
 };
-use wasm_bindgen::JsValue;
+use leanwire_web::dns::{dns_build_query, dns_report, dns_type_code};
+use leanwire_web::shared;
+use leanwire_web::tds::tds_decode;
 use wasm_bindgen_test::{console_log, wasm_bindgen_test};
 
 /// The per-op counts that the native conformance test prints, too.
@@ -45,34 +46,96 @@ fn akka_conformance_vectors_agree_with_native() {
     assert_eq!(report.table(), EXPECTED_COUNTS);
 }
 
+/// A string of an actor tape: `[kind, start, end)` in UTF-16 units of the
+/// input or of the text area, as `src/actor.js` reads it.
+fn tape_string(input: &str, text: &str, word: &[u32]) -> Option<String> {
+    let units = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
+    let slice =
+        |s: &str| String::from_utf16(&units(s)[word[1] as usize..word[2] as usize]).unwrap();
+    match word[0] {
+        0 => Some(slice(input)),
+        1 => Some(slice(input).to_ascii_lowercase()),
+        2 => Some(slice(text)),
+        _ => None,
+    }
+}
+
+/// The tape's `[present, value]` number.
+fn tape_number(word: &[u32]) -> Option<u32> {
+    (word[0] == 1).then_some(word[1])
+}
+
+/// The last call's tape and text.
+fn output() -> (Vec<u32>, String) {
+    let (tape, text) = shared::last_output();
+    (tape, String::from_utf8(text).unwrap())
+}
+
+/// The failure of the last call: its kind, message and offset.
+fn failure() -> (String, String, u32) {
+    let (tape, text) = output();
+    let (kind, message) = text.split_once('\0').unwrap();
+    (kind.to_owned(), message.to_owned(), tape[0])
+}
+
 #[wasm_bindgen_test]
-fn parse_actor_path_matches_the_cli_byte_for_byte() {
+fn actor_tapes_hold_what_the_cli_prints() {
     let mut checked = 0;
     for line in GOLDEN.lines() {
         let (dialect, want) = line.split_once('\t').unwrap();
-        let parsed = JSON::parse(want).unwrap();
-        let input = js_sys::Reflect::get(&parsed, &"input".into())
-            .unwrap()
-            .as_string()
-            .unwrap();
-        let report = parse_actor_path(&input, Some(dialect.into())).unwrap();
-        let got = JSON::stringify(&report).unwrap().as_string().unwrap();
-        assert_eq!(got, want, "{dialect} {input}");
+        let want: serde_json::Value = serde_json::from_str(want).unwrap();
+        let input = want["input"].as_str().unwrap();
+        let code = u32::from(dialect == "jvm");
+        let len = shared::put_input(input.as_bytes());
+        if actor_parse(len, code) == shared::FAILED {
+            let (_, message, _) = failure();
+            assert_eq!(
+                message,
+                want["error"].as_str().unwrap(),
+                "{dialect} {input}"
+            );
+            checked += 1;
+            continue;
+        }
+        let (tape, text) = output();
+        let address = &want["address"];
+        let string = |at: usize| tape_string(input, &text, &tape[at..at + 3]);
+        assert_eq!(
+            string(0).as_deref(),
+            address["protocol"].as_str(),
+            "{input}"
+        );
+        assert_eq!(string(3).as_deref(), address["system"].as_str(), "{input}");
+        assert_eq!(string(6).as_deref(), address["host"].as_str(), "{input}");
+        assert_eq!(
+            tape_number(&tape[9..]).map(u64::from),
+            address["port"].as_u64()
+        );
+        let uid = tape_number(&tape[11..]).map(|uid| i64::from(uid as i32));
+        assert_eq!(uid, want["uid"].as_i64(), "{input}");
+        let elements: Vec<String> = tape[14..]
+            .chunks(2)
+            .map(|w| tape_string(input, "", &[0, w[0], w[1]]).unwrap())
+            .collect();
+        assert_eq!(elements.len(), tape[13] as usize);
+        assert_eq!(serde_json::json!(elements), want["elements"], "{input}");
+        for (with_uid, key) in [(0, "to_string"), (1, "to_serialization_format")] {
+            assert!(actor_format(len, code, with_uid) >= 0);
+            assert_eq!(output().1, want[key].as_str().unwrap());
+        }
         checked += 1;
     }
     assert!(checked > 40);
 }
 
+#[cfg(feature = "peers")]
 #[wasm_bindgen_test]
 fn parsing_makes_no_heap_allocation() {
+    use leanwire_web::benchmark;
     let run = benchmark("parse", SEED, 1000, None).unwrap();
     assert_eq!((run.iterations, run.allocations, run.bytes), (1000, 0, 0));
     let run = benchmark("name_uid", "foo#11241311", 1000, None).unwrap();
     assert_eq!(run.allocations, 0);
-}
-
-#[wasm_bindgen_test]
-fn arena_paths_use_the_arena_only() {
     let run = benchmark("arena", SEED, 1000, Some("jvm".into())).unwrap();
     assert_eq!(run.allocations, 0, "the reused arena needs no new chunk");
     assert!(
@@ -81,46 +144,55 @@ fn arena_paths_use_the_arena_only() {
         run.arena_bytes_per_op
     );
     assert!(run.arena_allocated_bytes >= run.arena_bytes_per_op);
-}
-
-#[wasm_bindgen_test]
-fn a_bad_benchmark_input_is_an_error_not_a_measurement() {
     assert!(benchmark("parse", "not a path", 10, None).is_err());
     assert!(benchmark("compile", SEED, 10, None).is_err());
 }
 
 #[wasm_bindgen_test]
+fn parsing_through_the_tape_makes_no_heap_allocation_once_warm() {
+    let len = shared::put_input(SEED.as_bytes());
+    assert!(actor_parse(len, 0) > 0);
+    let before = shared::last_output();
+    for _ in 0..100 {
+        assert!(actor_parse(len, 0) > 0);
+    }
+    assert_eq!(shared::last_output(), before);
+}
+
+#[wasm_bindgen_test]
 fn split_name_and_uid_reports_bad_uids() {
-    let pair = split_name_and_uid("foo#11241311", None).unwrap();
+    let input = "foo#11241311";
+    assert!(actor_split_name_and_uid(shared::put_input(input.as_bytes()), 0) >= 0);
+    let (tape, _) = output();
+    assert_eq!(&input[tape[0] as usize..tape[1] as usize], "foo");
+    assert_eq!(tape_number(&tape[2..]), Some(11241311));
+    assert!(actor_split_name_and_uid(shared::put_input(b"foo"), 1) >= 0);
+    assert_eq!(tape_number(&output().0[2..]), None);
+    let len = shared::put_input(b"foo#x");
+    assert_eq!(actor_split_name_and_uid(len, 0), shared::FAILED);
     assert_eq!(
-        JSON::stringify(&pair).unwrap(),
-        r#"{"name":"foo","uid":11241311}"#
+        failure(),
+        (
+            "InvalidUid".into(),
+            "uid is not a number at byte 4".into(),
+            4
+        )
     );
-    let pair = split_name_and_uid("foo", Some("jvm".into())).unwrap();
-    assert_eq!(
-        JSON::stringify(&pair).unwrap(),
-        r#"{"name":"foo","uid":null}"#
-    );
-    let err = JsValue::from(split_name_and_uid("foo#x", None).unwrap_err());
-    let message = js_sys::Error::from(err).message();
-    assert_eq!(message, "uid is not a number at byte 4");
 }
 
 #[wasm_bindgen_test]
 fn element_checks_follow_the_dialect() {
-    assert!(is_valid_path_element("a(b)", None).unwrap());
-    assert!(!is_valid_path_element("a(b)", Some("jvm".into())).unwrap());
-    assert!(is_valid_path_element("x", Some("scala".into())).is_err());
-    let report = check_actor_name(None, Some("jvm".into())).unwrap();
+    let len = shared::put_input(b"a(b)");
+    assert_eq!(actor_is_valid_path_element(len, 0), 1);
+    assert_eq!(actor_is_valid_path_element(len, 1), 0);
+    assert_eq!(actor_check_name(0, 1, 1), shared::FAILED);
+    assert_eq!(failure().1, "actor name must not be null");
+    assert_eq!(actor_check_name(shared::put_input(b"ok"), 0, 0), 0);
     assert_eq!(
-        JSON::stringify(&report).unwrap(),
-        r#"{"input":null,"ok":false,"error":"actor name must not be null"}"#
+        actor_check_name(shared::put_input(b"$x"), 0, 0),
+        shared::FAILED
     );
-    let report = check_actor_name(Some("ok".into()), None).unwrap();
-    assert_eq!(
-        JSON::stringify(&report).unwrap(),
-        r#"{"input":"ok","ok":true}"#
-    );
+    assert_eq!(failure().0, "LeadingDollar");
 }
 
 #[wasm_bindgen_test]
@@ -134,7 +206,7 @@ fn dns_vectors_agree_with_native() {
 }
 
 #[wasm_bindgen_test]
-fn decode_dns_message_matches_the_cli_byte_for_byte() {
+fn dns_reports_match_the_cli_byte_for_byte() {
     let mut checked = 0;
     for line in DNS_GOLDEN.lines() {
         let (hex, want) = line.split_once('\t').unwrap();
@@ -142,11 +214,24 @@ fn decode_dns_message_matches_the_cli_byte_for_byte() {
         if !hex.len().is_multiple_of(2) || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
             continue;
         }
-        let report = decode_dns_message(&dns_cases::hex(hex)).unwrap();
-        assert_eq!(JSON::stringify(&report).unwrap().as_string().unwrap(), want);
+        dns_report(shared::put_input(&dns_cases::hex(hex)));
+        assert_eq!(output().1, want);
         checked += 1;
     }
     assert!(checked >= 49);
+}
+
+/// The query that `dnsBuildQuery` writes, or the failure's kind.
+fn query(name: &str, qtype: &str, id: u32, edns: u32, dnssec: u32) -> Result<Vec<u8>, String> {
+    let code = dns_type_code(shared::put_input(qtype.as_bytes()));
+    if code < 0 {
+        return Err(failure().0);
+    }
+    let len = shared::put_input(name.as_bytes());
+    if dns_build_query(len, code as u32, id, edns, dnssec) < 0 {
+        return Err(failure().0);
+    }
+    Ok(shared::last_output().1)
 }
 
 #[wasm_bindgen_test]
@@ -154,32 +239,25 @@ fn build_dns_query_matches_the_vector() {
     // gen_query_www_example_com_A_edns.hex, made by hickory-proto.
     let want =
         "12340100000100000000000103777777076578616d706c6503636f6d000001000100002904d0000000000000";
-    let options = JSON::parse(r#"{"id": 4660}"#).unwrap();
     assert_eq!(
-        build_dns_query("www.example.com", "A", options).unwrap(),
+        query("www.example.com", "A", 4660, 1, 0).unwrap(),
         dns_cases::hex(want)
     );
-    let plain = JSON::parse(r#"{"edns": false}"#).unwrap();
     let question = "03777777076578616d706c6503636f6d0000010001";
     let header = "000001000001000000000000"; // ID 0, RD, one question, nothing else
     assert_eq!(
-        build_dns_query("www.example.com.", "a", plain).unwrap(),
+        query("www.example.com.", "a", 0, 0, 0).unwrap(),
         dns_cases::hex(&format!("{header}{question}"))
     );
-    let dnssec = JSON::parse(r#"{"dnssec": true}"#).unwrap();
-    let signed =
-        decode_dns_message(&build_dns_query("example.test", "DNSKEY", dnssec).unwrap()).unwrap();
-    assert!(
-        JSON::stringify(&signed)
-            .unwrap()
-            .as_string()
-            .unwrap()
-            .contains(r#""do":true"#)
+    dns_report(shared::put_input(
+        &query("example.test", "DNSKEY", 0, 1, 1).unwrap(),
+    ));
+    assert!(output().1.contains(r#""do":true"#));
+    assert_eq!(
+        query("www.example.com", "NOPE", 0, 1, 0).unwrap_err(),
+        "UnknownType"
     );
-    assert!(build_dns_query("www.example.com", "NOPE", JsValue::UNDEFINED).is_err());
-    assert!(build_dns_query("a..b", "A", JsValue::UNDEFINED).is_err());
-    let bad = JSON::parse(r#"{"id": "seven"}"#).unwrap();
-    assert!(build_dns_query("a.b", "A", bad).is_err());
+    assert_eq!(query("a..b", "A", 0, 1, 0).unwrap_err(), "EmptyLabel");
 }
 
 #[wasm_bindgen_test]
@@ -215,53 +293,21 @@ fn tds_golden() -> Vec<(Vec<u8>, bool, Vec<String>)> {
         .collect()
 }
 
+/// The lines the last TDS call wrote: its JSON array, one line per element.
+fn tds_lines() -> Vec<String> {
+    let list: Vec<serde_json::Value> = serde_json::from_str(&output().1).unwrap();
+    list.iter().map(|l| l.to_string()).collect()
+}
+
 #[wasm_bindgen_test]
 fn decode_tds_matches_the_cli_byte_for_byte() {
     let cases = tds_golden();
     assert!(cases.len() >= 4);
     for (bytes, tokens_only, want) in cases {
         for chunk in [0, 1, 13] {
-            let options = JSON::parse(&format!(
-                r#"{{"tokensOnly": {tokens_only}, "chunk": {chunk}}}"#
-            ))
-            .unwrap();
-            let lines = js_sys::Array::from(&decode_tds_js(&bytes, options).unwrap());
-            let got: Vec<String> = lines
-                .iter()
-                .map(|l| JSON::stringify(&l).unwrap().as_string().unwrap())
-                .collect();
-            assert_eq!(got, want, "chunk {chunk}");
-        }
-    }
-}
-
-#[wasm_bindgen_test]
-fn tds_reader_fed_in_pieces_gives_the_same_reports() {
-    for (bytes, tokens_only, want) in tds_golden() {
-        let options = JSON::parse(&format!(r#"{{"tokensOnly": {tokens_only}}}"#)).unwrap();
-        let mut reader = TdsReader::new(options).unwrap();
-        let mut got = Vec::new();
-        for piece in bytes.chunks(5) {
-            reader.feed(piece);
-            loop {
-                let next = reader.next_report().unwrap();
-                if next.is_null() {
-                    break;
-                }
-                got.push(JSON::stringify(&next).unwrap().as_string().unwrap());
-            }
-        }
-        let finish = reader.finish();
-        if got.len() + 1 == want.len() {
-            // A stream cut short: the same tokens; `finish` reports the end.
-            assert_eq!(got[..], want[..got.len()]);
-            let message = js_sys::Error::from(JsValue::from(finish.unwrap_err())).message();
-            assert!(
-                want.last().unwrap().contains(&String::from(message)),
-                "{want:?}"
-            );
-        } else {
-            assert_eq!(got, want);
+            let len = shared::put_input(&bytes);
+            assert_eq!(tds_decode(len, u32::from(tokens_only), 74, chunk), 0);
+            assert_eq!(tds_lines(), want, "chunk {chunk}");
         }
     }
 }

@@ -1,0 +1,113 @@
+// The JavaScript half of the boundary (the Rust half is web/src/shared.rs).
+//
+// A call puts its input into the module's input buffer, calls one export
+// that takes and returns numbers, and reads the result from memory: a tape
+// of 32-bit words and a text area of UTF-8. Views over the memory are made
+// once and remade only when the memory grows.
+
+import { LeanwireError } from "./errors.js";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** The module's exports, once it is instantiated. */
+export let wasm = null;
+let buffer = null;
+/** Bytes and words of the module's memory. */
+export let u8 = null;
+export let u32 = null;
+let headerAt = 0;
+let inputAt = 0;
+let inputCap = 0;
+let inputView = null;
+
+/** Takes the exports of an instantiated module (the glue's `initSync`). */
+export function attach(exports) {
+  if (wasm !== null) return;
+  wasm = exports;
+  headerAt = exports.resultHeader() >>> 2;
+  reserve(1024);
+}
+
+function refresh() {
+  buffer = wasm.memory.buffer;
+  u8 = new Uint8Array(buffer);
+  u32 = new Uint32Array(buffer);
+  inputView = u8.subarray(inputAt, inputAt + inputCap);
+}
+
+/** Throws unless the module is instantiated. */
+export function ensureReady() {
+  if (wasm === null) {
+    throw new LeanwireError("leanwire is not initialized: call `await init()` first", "Uninitialized", 0);
+  }
+}
+
+function reserve(len) {
+  ensureReady();
+  if (len > inputCap) {
+    inputAt = wasm.reserveInput(len);
+    inputCap = len;
+  }
+  refresh();
+}
+
+/** Writes `text` as UTF-8 into the input buffer; returns its length in bytes. */
+export function putString(text) {
+  const most = text.length * 3;
+  if (most > inputCap || wasm === null || buffer !== wasm.memory.buffer) reserve(most);
+  return encoder.encodeInto(text, inputView).written;
+}
+
+/** Copies `bytes` into the input buffer; returns their length. */
+export function putBytes(bytes) {
+  const len = bytes.length;
+  if (len > inputCap || wasm === null || buffer !== wasm.memory.buffer) reserve(len);
+  inputView.set(bytes);
+  return len;
+}
+
+/** Where the last call's tape starts, as an index into `u32`. Call after every call into the module. */
+export function tapeAt() {
+  if (buffer !== wasm.memory.buffer) refresh();
+  return u32[headerAt] >>> 2;
+}
+
+/** The last call's tape length in words. */
+export function tapeLength() {
+  return u32[headerAt + 1];
+}
+
+/** The last call's text area, decoded. */
+export function text() {
+  if (buffer !== wasm.memory.buffer) refresh();
+  const at = u32[headerAt + 2];
+  return decoder.decode(u8.subarray(at, at + u32[headerAt + 3]));
+}
+
+/** The last call's text area, as bytes (a copy). */
+export function textBytes() {
+  if (buffer !== wasm.memory.buffer) refresh();
+  const at = u32[headerAt + 2];
+  return u8.slice(at, at + u32[headerAt + 3]);
+}
+
+/** Throws the failure that the last call described. */
+export function fail() {
+  const offset = u32[tapeAt()];
+  const all = text();
+  const nul = all.indexOf("\0");
+  throw new LeanwireError(all.slice(nul + 1), all.slice(0, nul), offset);
+}
+
+const utf16 = typeof Buffer === "function" ? null : new TextDecoder("utf-16le");
+
+/** The last call's text area, decoded as UTF-16LE (for calls whose text area holds UTF-16). */
+export function textUtf16() {
+  if (buffer !== wasm.memory.buffer) refresh();
+  const at = u32[headerAt + 2];
+  const len = u32[headerAt + 3];
+  if (len === 0) return "";
+  if (utf16 === null) return Buffer.from(buffer, at, len).toString("utf16le");
+  return utf16.decode(u8.subarray(at, at + len));
+}

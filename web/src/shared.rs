@@ -1,0 +1,183 @@
+//! The memory that results cross to JavaScript through.
+//!
+//! A call writes its input into the [`input`](reserve_input) buffer, runs,
+//! and leaves its result as a *tape* of `u32` words and a *text* area of
+//! UTF-8 bytes; the four words of [`result_header`] say where both are. The
+//! JavaScript side reads the tape with one typed-array view and turns text
+//! into strings with one decode per call (or takes substrings of its own
+//! input string), instead of building objects field by field across the
+//! boundary.
+//!
+//! The tape layout of each call is documented beside the function that
+//! writes it, and read by the matching file of the npm package's `src/`.
+//!
+//! A failure leaves the tape `[kind, offset]` with the message in the text
+//! area, and the call returns [`FAILED`].
+
+use core::cell::{Cell, RefCell};
+use core::fmt::{self, Write as _};
+
+use wasm_bindgen::prelude::*;
+
+/// What a call returns when it failed; its tape then describes the error.
+pub const FAILED: i32 = -1;
+
+/// The words of the result header: tape pointer and length in words, text
+/// pointer and length in bytes.
+const HEADER_WORDS: usize = 4;
+
+thread_local! {
+    static HEADER: [Cell<u32>; HEADER_WORDS] = const { [const { Cell::new(0) }; HEADER_WORDS] };
+    static INPUT: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    static OUTPUT: RefCell<Output> = const { RefCell::new(Output::new()) };
+}
+
+/// Where the result header lives; it never moves.
+#[wasm_bindgen(js_name = resultHeader)]
+pub fn result_header() -> u32 {
+    HEADER.with(|header| header.as_ptr() as u32)
+}
+
+/// Makes the input buffer at least `len` bytes long and returns where it
+/// starts. The address stays valid until a larger reservation.
+#[wasm_bindgen(js_name = reserveInput)]
+pub fn reserve_input(len: u32) -> u32 {
+    INPUT.with_borrow_mut(|input| {
+        let len = len as usize;
+        if input.len() < len {
+            input.resize(len.next_power_of_two(), 0);
+        }
+        input.as_ptr() as u32
+    })
+}
+
+/// Copies `bytes` into the input buffer, as JavaScript does; returns their
+/// length, the `len` that the exports take.
+pub fn put_input(bytes: &[u8]) -> u32 {
+    reserve_input(bytes.len() as u32);
+    INPUT.with_borrow_mut(|input| input[..bytes.len()].copy_from_slice(bytes));
+    bytes.len() as u32
+}
+
+/// A copy of the last call's tape and text area, as JavaScript sees them.
+pub fn last_output() -> (Vec<u32>, Vec<u8>) {
+    OUTPUT.with_borrow(|output| (output.tape.clone(), output.text.clone()))
+}
+
+/// Runs `call` on the first `len` bytes of the input buffer and an emptied
+/// [`Output`], then publishes the output's location in the result header.
+pub fn with_input<R>(len: u32, call: impl FnOnce(&[u8], &mut Output) -> R) -> R {
+    INPUT.with_borrow(|input| {
+        let input = input.get(..len as usize).unwrap_or(&[]);
+        with_output(|output| call(input, output))
+    })
+}
+
+/// Runs `call` on an emptied [`Output`], then publishes its location.
+pub fn with_output<R>(call: impl FnOnce(&mut Output) -> R) -> R {
+    OUTPUT.with_borrow_mut(|output| {
+        output.tape.clear();
+        output.text.clear();
+        output.units = 0;
+        let result = call(output);
+        HEADER.with(|header| {
+            header[0].set(output.tape.as_ptr() as u32);
+            header[1].set(output.tape.len() as u32);
+            header[2].set(output.text.as_ptr() as u32);
+            header[3].set(output.text.len() as u32);
+        });
+        result
+    })
+}
+
+/// A call's result: the tape and the text area.
+pub struct Output {
+    /// Words the JavaScript reader takes in order.
+    pub tape: Vec<u32>,
+    /// UTF-8 text; tape words point into it in UTF-16 code units, the
+    /// offsets that JavaScript's `substring` takes once it is decoded.
+    pub text: Vec<u8>,
+    /// The text's length in UTF-16 code units.
+    units: u32,
+}
+
+impl Output {
+    const fn new() -> Self {
+        Output {
+            tape: Vec::new(),
+            text: Vec::new(),
+            units: 0,
+        }
+    }
+
+    /// Appends one word.
+    pub fn push(&mut self, word: u32) {
+        self.tape.push(word);
+    }
+
+    /// Appends `text` to the text area and pushes its `[start, end)`.
+    pub fn push_text(&mut self, text: &str) {
+        self.text.extend_from_slice(text.as_bytes());
+        self.push_written(self.text.len() - text.len());
+    }
+
+    /// Writes `value`'s `Display` into the text area and pushes its `[start, end)`.
+    pub fn push_display(&mut self, value: impl fmt::Display) {
+        let from = self.text.len();
+        let _ = write!(TextWriter(&mut self.text), "{value}");
+        self.push_written(from);
+    }
+
+    /// Pushes `[start, end)` of the text written since byte `from`.
+    fn push_written(&mut self, from: usize) {
+        let start = self.units;
+        self.units += utf16_len(&self.text[from..]);
+        self.tape.push(start);
+        self.tape.push(self.units);
+    }
+
+    /// Replaces whatever was written with the description of a failure:
+    /// the tape becomes `[offset]` and the text `kind` NUL `message`.
+    pub fn fail(
+        &mut self,
+        kind: impl fmt::Debug,
+        offset: usize,
+        message: impl fmt::Display,
+    ) -> i32 {
+        self.tape.clear();
+        self.text.clear();
+        let mut text = TextWriter(&mut self.text);
+        let _ = write!(text, "{kind:?}");
+        // A kind with fields, `UnknownToken(0x12)`, is named by its variant.
+        if let Some(paren) = self.text.iter().position(|&b| b == b'(') {
+            self.text.truncate(paren);
+        }
+        self.text.push(0);
+        let _ = write!(TextWriter(&mut self.text), "{message}");
+        self.tape.push(u32::try_from(offset).unwrap_or(u32::MAX));
+        FAILED
+    }
+}
+
+/// The length in UTF-16 code units of valid UTF-8 `bytes`.
+pub fn utf16_len(bytes: &[u8]) -> u32 {
+    if bytes.is_ascii() {
+        return bytes.len() as u32;
+    }
+    // Every byte that does not continue a character starts one, and the
+    // four-byte characters take two units.
+    bytes
+        .iter()
+        .map(|&b| u32::from(b & 0xc0 != 0x80) + u32::from(b >= 0xf0))
+        .sum()
+}
+
+/// `fmt::Write` into a byte vector.
+struct TextWriter<'a>(&'a mut Vec<u8>);
+
+impl fmt::Write for TextWriter<'_> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
