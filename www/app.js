@@ -1,8 +1,8 @@
 // The allocation visualizer: parses and decodes with the npm package
 // `leanwire` (./pkg) and measures it next to its peers from the page's own
 // build (./pkg-peers).
-import init, { parseActorPath, decodeDnsMessage, benchmark, benchmarkTds, TdsReader } from "./pkg/leanwire.js";
-import initPeers, { peerBenchmark } from "./pkg-peers/leanwire_peers.js";
+import init, { parseActorPath, decodeDnsMessage, TdsReader } from "./pkg/index.js";
+import initPeers, { benchmark, benchmarkTds, peerBenchmark } from "./pkg-peers/leanwire_peers.js";
 
 const $ = (id) => document.getElementById(id);
 const element = (tag, text, props = {}) => Object.assign(document.createElement(tag), { textContent: text ?? "" }, props);
@@ -30,19 +30,22 @@ const DNS_OPERATIONS = [
 ];
 
 function showParse() {
-  const report = parseActorPath($("path").value, $("dialect").value);
-  const fields = report.ok
-    ? [
-        ["protocol", report.address.protocol],
-        ["system", report.address.system],
-        ["host", report.address.host ?? "—"],
-        ["port", report.address.port ?? "—"],
-        ["elements", report.elements.map((e) => JSON.stringify(e)).join(" / ") || "(root)"],
-        ["uid", report.uid ?? "—"],
-        ["to_string", report.to_string],
-        ["to_serialization_format", report.to_serialization_format],
-      ]
-    : [["error", report.error]];
+  let fields;
+  try {
+    const path = parseActorPath($("path").value, $("dialect").value);
+    fields = [
+      ["protocol", path.address.protocol],
+      ["system", path.address.system],
+      ["host", path.address.host ?? "—"],
+      ["port", path.address.port ?? "—"],
+      ["elements", path.elements.map((e) => JSON.stringify(e)).join(" / ") || "(root)"],
+      ["uid", path.uid ?? "—"],
+      ["to_string", path.toString()],
+      ["to_serialization_format", path.toSerializationFormat()],
+    ];
+  } catch (error) {
+    fields = [["error", error.message]];
+  }
   $("result").replaceChildren(
     ...fields.flatMap(([name, value]) => {
       const dd = element("dd", String(value), { className: name === "error" ? "error" : "" });
@@ -193,7 +196,6 @@ for (const [i, sample] of tdsSamples.cases.entries()) {
 
 function tdsReset() {
   const sample = tdsSamples.cases[Number($("tds-sample").value)];
-  tds.reader?.free();
   tds.reader = new TdsReader({ tokensOnly: sample.tokens_only });
   tds.bytes = hexToBytes(sample.hex);
   tds.fed = 0;
@@ -216,14 +218,19 @@ function tdsStep() {
   const chunk = Math.max(1, Number($("tds-chunk").value) || 1);
   tds.reader.feed(tds.bytes.subarray(tds.fed, tds.fed + chunk));
   tds.fed = Math.min(tds.bytes.length, tds.fed + chunk);
-  for (let report = tds.reader.next(); report !== null; report = tds.reader.next()) {
-    const item = element("li", JSON.stringify(report), { className: report.error ? "error" : "" });
-    $("tds-tokens").append(item);
-    tds.tokens += report.error ? 0 : 1;
-    if (report.token === "ROW" || report.token === "NBCROW") tds.rows += 1;
-  }
   let ended;
-  if (tds.fed >= tds.bytes.length) {
+  try {
+    for (let token = tds.reader.next(); token !== null; token = tds.reader.next()) {
+      $("tds-tokens").append(element("li", JSON.stringify(token)));
+      tds.tokens += 1;
+      if (token.token === "ROW" || token.token === "NBCROW") tds.rows += 1;
+    }
+  } catch (error) {
+    $("tds-tokens").append(element("li", `${error.message} (offset ${error.offset})`, { className: "error" }));
+    tds.fed = tds.bytes.length;
+    ended = "stopped at a defect";
+  }
+  if (ended === undefined && tds.fed >= tds.bytes.length) {
     try {
       tds.reader.finish();
       ended = "complete";

@@ -1,4 +1,5 @@
-// Serves www/ on 127.0.0.1 only. Used by `scripts/demo` and the end-to-end test.
+// Serves www/ on 127.0.0.1 only. Used by `scripts/demo` and the end-to-end
+// test; the package tests serve a fresh project's folder with it too.
 //
 //   node www/serve.mjs [PORT]        (default 8080; 0 picks a free port)
 import { createServer } from "node:http";
@@ -6,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = fileURLToPath(new URL(".", import.meta.url));
+const www = fileURLToPath(new URL(".", import.meta.url));
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -18,13 +19,16 @@ const TYPES = {
   ".ts": "text/plain; charset=utf-8",
 };
 
-/** Starts the server and resolves to it once it listens. */
-export function serve(port = 8080) {
+/**
+ * Starts the server and resolves to it once it listens. It serves `root`
+ * (www/ by default), and its node_modules only when `modules` is set.
+ */
+export function serve(port = 8080, { root = www, modules = false } = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://localhost").pathname);
     const file = normalize(join(root, path.endsWith("/") ? path + "index.html" : path));
-    // Only files under www/ (the package link www/pkg included) are served.
-    if (!file.startsWith(root) || file.includes(`${sep}node_modules${sep}`)) {
+    // Only files under the root (www/'s package link www/pkg included) are served.
+    if (!file.startsWith(root) || (!modules && file.includes(`${sep}node_modules${sep}`))) {
       res.writeHead(403).end("forbidden");
       return;
     }

@@ -137,7 +137,8 @@ impl Output {
     }
 
     /// Replaces whatever was written with the description of a failure:
-    /// the tape becomes `[offset]` and the text `kind` NUL `message`.
+    /// the tape becomes `[offset]` and the text `kind` NUL `message`. The
+    /// kind is an error enum's variant, or a string naming one.
     pub fn fail(
         &mut self,
         kind: impl fmt::Debug,
@@ -148,9 +149,13 @@ impl Output {
         self.text.clear();
         let mut text = TextWriter(&mut self.text);
         let _ = write!(text, "{kind:?}");
-        // A kind with fields, `UnknownToken(0x12)`, is named by its variant.
+        // A kind with fields, `UnknownToken(0x12)`, is named by its variant,
+        // and a kind given as a string, `"InvalidUtf8"`, without its quotes.
         if let Some(paren) = self.text.iter().position(|&b| b == b'(') {
             self.text.truncate(paren);
+        }
+        if self.text.first() == Some(&b'"') {
+            self.text.retain(|&b| b != b'"');
         }
         self.text.push(0);
         let _ = write!(TextWriter(&mut self.text), "{message}");

@@ -1,0 +1,78 @@
+// Uses every export of the package with the types written out, so that
+// `tsc --strict` checks the declarations; scripts/test-package then runs the
+// compiled file, so the declarations must also match what the code returns.
+import init, {
+  initSync, LeanwireError, ActorPath, parseActorPath, splitNameAndUid, isValidPathElement,
+  checkActorName, buildDnsQuery, decodeDnsMessage, decodeTds, TdsReader,
+} from "leanwire";
+import type {
+  ActorAddress, Dialect, NameAndUid, DnsQueryOptions, DnsMessageReport, DnsRecordReport,
+  TdsOptions, TdsTokenReport,
+} from "leanwire";
+
+function check(condition: boolean, what: string): void {
+  if (!condition) throw new Error(`types.mts: ${what}`);
+}
+
+await init();
+initSync(new Uint8Array(0)); // a no-op once the module is instantiated (always, under Node)
+
+const dialect: Dialect = "jvm";
+const path: ActorPath = parseActorPath("akka.tcp://sys@host:2552/user/a#7", "dotnet");
+const address: ActorAddress = path.address;
+const host: string | null = address.host;
+const port: number | null = address.port;
+const elements: string[] = path.elements;
+const uid: number | null = path.uid;
+const printed: string = path.toString() + path.toSerializationFormat();
+check(host === "host" && port === 2552 && elements.length === 2 && uid === 7 && printed.length > 0, "parseActorPath");
+check(path instanceof ActorPath && path.dialect === "dotnet", "ActorPath");
+
+const pair: NameAndUid = splitNameAndUid("worker#42", dialect);
+check(pair.name === "worker" && pair.uid === 42, "splitNameAndUid");
+const valid: boolean = isValidPathElement("a(b)", dialect);
+check(!valid, "isValidPathElement");
+checkActorName("worker") satisfies void;
+try {
+  checkActorName(null, "dotnet");
+  check(false, "a null name throws");
+} catch (error) {
+  check(error instanceof LeanwireError && error.kind === "NullName", "checkActorName(null)");
+}
+
+try {
+  parseActorPath("akka://sys@host/user");
+  check(false, "a bad path throws");
+} catch (error) {
+  check(error instanceof LeanwireError, "LeanwireError");
+  if (error instanceof LeanwireError) {
+    const kind: string = error.kind;
+    const offset: number = error.offset;
+    const message: string = error.message;
+    check(kind === "MissingPort" && offset === 15 && message.includes("host:port"), "error fields");
+  }
+}
+
+const options: DnsQueryOptions = { dnssec: true, id: 7, edns: true };
+const query: Uint8Array = buildDnsQuery("example.com", "HTTPS", options);
+const report: DnsMessageReport = decodeDnsMessage(query);
+if (report.ok) {
+  const answers: DnsRecordReport[] = report.answer;
+  const name: string = report.question[0].name;
+  const dnssecOk: boolean | undefined = report.edns?.do;
+  check(answers.length === 0 && name === "example.com." && dnssecOk === true, "decodeDnsMessage");
+} else {
+  const error: string = report.error;
+  check(false, error);
+}
+
+const tdsOptions: TdsOptions = { tokensOnly: true, tdsVersion: "7.4" };
+const done = new Uint8Array([0xfd, 0x10, 0, 0xc1, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
+const tokens: TdsTokenReport[] = decodeTds(done, tdsOptions);
+check(tokens.length === 1 && tokens[0].token === "DONE", "decodeTds");
+const reader = new TdsReader(tdsOptions);
+reader.feed(done);
+const token: TdsTokenReport | null = reader.next();
+check(token !== null && token.token === "DONE" && reader.next() === null, "TdsReader");
+reader.finish();
+console.log("types: every export used with its declared types");

@@ -1,0 +1,11 @@
+import init, * as leanwire from "leanwire";
+import { checkLeanwire } from "../checks.mjs";
+
+const result = document.getElementById("result");
+try {
+  await init();
+  result.textContent = `vite: ${checkLeanwire(leanwire)} checks passed`;
+} catch (error) {
+  result.textContent = `FAILED: ${error.stack ?? error}`;
+}
+result.dataset.done = "true";
