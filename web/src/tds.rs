@@ -1,167 +1,166 @@
-//! `leanwire_core::tds` for JavaScript.
+//! `leanwire_core::tds` for JavaScript, read by the package's `src/tds.js`.
+//!
+//! Two ways in: [`tds_decode`] writes the debugging reports of
+//! `leanwire tds decode` as JSON, and the readers ([`tds_open`],
+//! [`tds_feed`], [`tds_finish`], [`tds_close`]) write what each piece of a
+//! response completes as tape records ([`tape`], [`values`]), one call per
+//! piece. A reader is a handle number into a registry, so that every export
+//! takes and returns numbers only.
 
-use leanwire_core::bumpalo::Bump;
-use leanwire_core::report::{DecodeOptions, ErrorReport, TdsDecoder, TokenReport, decode_tds};
+mod fast;
+pub mod tape;
+pub mod values;
+
+use std::cell::RefCell;
+
+use leanwire_core::report::{DecodeOptions, ErrorReport, TokenReport, decode_tds};
 use leanwire_core::tds::TdsVersion;
-use serde::Deserialize;
+use serde::ser::{SerializeSeq, Serializer as _};
 use wasm_bindgen::prelude::*;
 
-use crate::{js_error, to_js};
+use crate::shared::{FAILED, Output, with_input, with_output};
 
-#[wasm_bindgen(typescript_custom_section)]
-const TYPES: &str = r#"
-/** One token of a TDS response, as `leanwire tds decode` prints it:
- *  `{ token: "ROW", values: [...] }`, `{ token: "DONE", status, curcmd, rowcount }`, ... */
-export type TdsTokenReport = { token: string; [field: string]: unknown };
+use tape::{TapeOptions, TdsTape};
+use values::{Tape, ValueOptions};
 
-/** A decode failure: what was wrong and the offset in the token stream. */
-export type TdsErrorReport = { error: string; offset: number };
-
-/** Options of `TdsReader` and `decodeTds`. */
-export type TdsOptions = {
-  /** The input is a bare token stream, without 8-byte packet headers (default false). */
-  tokensOnly?: boolean;
-  /** Feed the decoder this many bytes at a time (decodeTds only; the result is the same). */
-  chunk?: number;
-  /** "7.1", "7.2", "7.3" or "7.4" (the default), until a LOGINACK says otherwise. */
-  tdsVersion?: string;
-};
-"#;
-
-/// The options object of [`TdsReader`] and [`decode_tds_js`].
-#[derive(Deserialize, Default)]
-#[serde(default, rename_all = "camelCase")]
-struct Options {
-    tokens_only: bool,
-    chunk: usize,
-    tds_version: Option<String>,
+/// The TDS version numbered as the JavaScript side numbers it: 71, 72, 73
+/// or 74.
+fn version(code: u32) -> TdsVersion {
+    match code {
+        71 => TdsVersion::V7_1,
+        72 => TdsVersion::V7_2,
+        73 => TdsVersion::V7_3B,
+        _ => TdsVersion::V7_4,
+    }
 }
 
-fn options(value: JsValue) -> Result<(DecodeOptions, usize), JsError> {
-    let options: Options = if value.is_undefined() || value.is_null() {
-        Options::default()
-    } else {
-        serde_wasm_bindgen::from_value(value).map_err(js_error)?
-    };
-    let version = match options.tds_version.as_deref() {
-        None | Some("7.4") => TdsVersion::V7_4,
-        Some("7.3") => TdsVersion::V7_3B,
-        Some("7.2") => TdsVersion::V7_2,
-        Some("7.1") => TdsVersion::V7_1,
-        Some(other) => {
-            return Err(js_error(format_args!(
-                "unknown TDS version {other:?}: use 7.1, 7.2, 7.3 or 7.4"
-            )));
+fn options(tokens_only: u32, version_code: u32) -> DecodeOptions {
+    DecodeOptions {
+        tokens_only: tokens_only == 1,
+        version: version(version_code),
+    }
+}
+
+/// Writes the reports into the text area as a JSON array, with the error
+/// that stopped the decode, if any, as its last element.
+fn write_reports(out: &mut Output, reports: &[TokenReport], error: Option<ErrorReport>) -> i32 {
+    let mut json = serde_json::Serializer::new(&mut out.text);
+    let mut list = json.serialize_seq(None).ok();
+    if let Some(list) = list.as_mut() {
+        for report in reports {
+            let _ = list.serialize_element(report);
         }
-    };
-    Ok((
-        DecodeOptions {
-            tokens_only: options.tokens_only,
-            version,
+        if let Some(error) = &error {
+            let _ = list.serialize_element(error);
+        }
+    }
+    if let Some(list) = list {
+        let _ = list.end();
+    }
+    0
+}
+
+/// Decodes the TDS response in the input buffer, `chunk` bytes at a time
+/// (0 for all at once), into the text area as a JSON array of the reports
+/// `leanwire tds decode` prints.
+#[wasm_bindgen(js_name = tdsDecode)]
+pub fn tds_decode(len: u32, tokens_only: u32, version_code: u32, chunk: u32) -> i32 {
+    with_input(len, |input, out| {
+        let (reports, error) =
+            decode_tds(input, options(tokens_only, version_code), chunk as usize);
+        write_reports(out, &reports, error)
+    })
+}
+
+thread_local! {
+    static READERS: RefCell<Vec<Option<TdsTape>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Bit of [`tds_open`]'s `flags`: the input is bare tokens, without packet headers.
+pub const FLAG_TOKENS_ONLY: u32 = 1;
+/// Bit of [`tds_open`]'s `flags`: exact values (see [`values`]).
+pub const FLAG_EXACT: u32 = 2;
+/// Bit of [`tds_open`]'s `flags`: GUIDs in lowercase.
+pub const FLAG_LOWER_GUIDS: u32 = 4;
+
+/// Opens a reader and returns its handle (1 or more). `flags` combines the
+/// `FLAG_` bits; `version_code` is 71, 72, 73 or 74.
+#[wasm_bindgen(js_name = tdsOpen)]
+pub fn tds_open(flags: u32, version_code: u32) -> u32 {
+    let tape = TdsTape::new(TapeOptions {
+        tokens_only: flags & FLAG_TOKENS_ONLY != 0,
+        version: version(version_code),
+        values: ValueOptions {
+            exact: flags & FLAG_EXACT != 0,
+            lower_guids: flags & FLAG_LOWER_GUIDS != 0,
         },
-        options.chunk,
-    ))
+    });
+    READERS.with_borrow_mut(|readers| match readers.iter().position(Option::is_none) {
+        Some(free) => {
+            readers[free] = Some(tape);
+            free as u32 + 1
+        }
+        None => {
+            readers.push(Some(tape));
+            readers.len() as u32
+        }
+    })
 }
 
-/// Decodes a server's TDS response: one report per token, in the shape of
-/// `leanwire tds decode`'s lines; a decode error ends the list as
-/// `{ error, offset }`.
-#[wasm_bindgen(js_name = decodeTds, unchecked_return_type = "(TdsTokenReport | TdsErrorReport)[]")]
-pub fn decode_tds_js(
-    bytes: &[u8],
-    #[wasm_bindgen(unchecked_optional_param_type = "TdsOptions")] options_value: JsValue,
-) -> Result<JsValue, JsError> {
-    let (options, chunk) = options(options_value)?;
-    let (reports, error) = decode_tds(bytes, options, chunk);
-    let mut lines: Vec<JsValue> = Vec::with_capacity(reports.len() + 1);
-    for report in &reports {
-        lines.push(to_js(report)?);
-    }
-    if let Some(error) = &error {
-        lines.push(to_js(error)?);
-    }
-    Ok(lines.into_iter().collect::<js_sys::Array>().into())
+/// Runs `call` on the reader `handle` names, if it is open.
+fn with_reader<R>(handle: u32, call: impl FnOnce(&mut TdsTape) -> R) -> Option<R> {
+    READERS.with_borrow_mut(|readers| {
+        let slot = readers.get_mut((handle as usize).checked_sub(1)?)?;
+        slot.as_mut().map(call)
+    })
 }
 
-self_cell::self_cell!(
-    /// A decoder and the arena its column metadata lives in.
-    struct Decoding {
-        owner: Bump,
-        #[not_covariant]
-        dependent: TdsDecoder,
-    }
-);
-
-/// Reads a TDS response fed in pieces: `feed` bytes as they arrive, then
-/// call `next` until it returns `null`, which means it needs more bytes.
-/// The reader resumes exactly where the last piece ended; nothing is read
-/// twice.
-#[wasm_bindgen]
-pub struct TdsReader {
-    decoding: Decoding,
-    ready: Vec<TokenReport>,
-    taken: usize,
-    /// The error that stopped decoding, until `next` hands it out.
-    error: Option<ErrorReport>,
-    /// Decoding stopped; later pieces are ignored.
-    failed: bool,
+/// Feeds the first `len` bytes of the input buffer to reader `handle`:
+/// the tape gets the records they complete (see [`tape`]). Returns the
+/// tape's length in words, or [`FAILED`] for a handle that is not open.
+#[wasm_bindgen(js_name = tdsFeed)]
+pub fn tds_feed(handle: u32, len: u32) -> i32 {
+    with_input(len, |input, out| {
+        let fed = with_reader(handle, |reader| {
+            let mut tape = Tape {
+                words: &mut out.tape,
+                text: &mut out.text,
+            };
+            reader.feed(input, &mut tape)
+        });
+        match fed {
+            Some(_) => out.tape.len() as i32,
+            None => out.fail("Closed", 0, "the reader is closed"),
+        }
+    })
 }
 
-#[wasm_bindgen]
-impl TdsReader {
-    /// A reader; see `TdsOptions` (`chunk` does not apply).
-    #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_optional_param_type = "TdsOptions")] options_value: JsValue,
-    ) -> Result<TdsReader, JsError> {
-        let (options, _) = options(options_value)?;
-        let decoding = Decoding::new(Bump::new(), |bump| TdsDecoder::new(bump, options));
-        Ok(TdsReader {
-            decoding,
-            ready: Vec::new(),
-            taken: 0,
-            error: None,
-            failed: false,
-        })
-    }
+/// Says reader `handle`'s stream is over: 0, or [`FAILED`] if it ended
+/// inside a packet or a token (or the stream was bad).
+#[wasm_bindgen(js_name = tdsFinish)]
+pub fn tds_finish(handle: u32) -> i32 {
+    with_output(|out| match with_reader(handle, |reader| reader.finish()) {
+        Some(Ok(())) => 0,
+        Some(Err(error)) => fail(out, &error),
+        None => out.fail("Closed", 0, "the reader is closed"),
+    })
+}
 
-    /// Takes in the next piece of the stream.
-    pub fn feed(&mut self, bytes: &[u8]) {
-        if self.failed {
-            return;
+/// Closes reader `handle`, freeing its buffers.
+#[wasm_bindgen(js_name = tdsClose)]
+pub fn tds_close(handle: u32) {
+    READERS.with_borrow_mut(|readers| {
+        if let Some(slot) = (handle as usize)
+            .checked_sub(1)
+            .and_then(|at| readers.get_mut(at))
+        {
+            *slot = None;
         }
-        if self.taken == self.ready.len() {
-            self.ready.clear();
-            self.taken = 0;
-        }
-        let ready = &mut self.ready;
-        let result = self
-            .decoding
-            .with_dependent_mut(|_, decoder| decoder.feed(bytes, ready));
-        if let Err(error) = result {
-            self.error = Some(error);
-            self.failed = true;
-        }
-    }
+    });
+}
 
-    /// The next token report, the error report once if decoding failed, or
-    /// `null` when the bytes fed so far are used up.
-    #[wasm_bindgen(js_name = next, unchecked_return_type = "TdsTokenReport | TdsErrorReport | null")]
-    pub fn next_report(&mut self) -> Result<JsValue, JsError> {
-        if let Some(report) = self.ready.get(self.taken) {
-            self.taken += 1;
-            return to_js(report);
-        }
-        match self.error.take() {
-            Some(error) => to_js(&error),
-            None => Ok(JsValue::NULL),
-        }
-    }
-
-    /// Says the stream is over: throws if it ended inside a packet or a token.
-    pub fn finish(&self) -> Result<(), JsError> {
-        self.decoding
-            .with_dependent(|_, decoder| decoder.finish())
-            .map_err(|e| js_error(e.error))
-    }
+fn fail(out: &mut Output, error: &leanwire_core::tds::Error) -> i32 {
+    let code = out.fail(error.kind(), error.offset(), error);
+    debug_assert_eq!(code, FAILED);
+    code
 }

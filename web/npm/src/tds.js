@@ -1,0 +1,229 @@
+// TDS, the SQL Server wire protocol (web/src/tds.rs writes the results read here).
+
+/**
+ * Reading SQL Server responses (TDS) from JavaScript.
+ *
+ * `TdsReader` is fed the server's bytes in pieces of any size and gives
+ * back tokens: `{ token: "COLMETADATA", columns }`, `{ token: "ROW", values }`,
+ * `{ token: "DONE", status, curcmd, rowcount }`, ... Each `feed` is one call
+ * into WebAssembly, which decodes every token those bytes complete.
+ * `tokens(source)` and `rows(source)` read a whole stream: any async
+ * iterable of byte chunks (a Node stream, an async generator, an array) or
+ * a web `ReadableStream`.
+ *
+ * Values are what tedious (with `useUTC: true`) gives for the same column:
+ *
+ * | SQL type | value | with `values: "exact"` |
+ * |---|---|---|
+ * | tinyint, smallint, int | number | the same |
+ * | bigint | string (decimal digits) | bigint |
+ * | bit | boolean | the same |
+ * | real, float | number | the same |
+ * | decimal, numeric | number (as tedious computes it) | string, exact (`"12345.6789"`) |
+ * | money, smallmoney | number | string, exact, four decimals (`"123.4567"`) |
+ * | char, varchar, text, nchar, nvarchar, ntext, xml | string | the same |
+ * | uniqueidentifier | string, uppercase (lowercase with `lowerCaseGuids: true`) | the same |
+ * | date | Date at UTC midnight | the same |
+ * | datetime, smalldatetime | Date (UTC; datetime's 1/300 s rounded to ms) | the same |
+ * | time | Date on 1970-01-01 UTC, truncated to ms | string (`"13:14:15.1234567"`) |
+ * | datetime2 | Date (UTC), truncated to ms | string (`"2024-02-29T13:14:15.1234567"`) |
+ * | datetimeoffset | Date of its UTC instant, truncated to ms | string, local time and offset (`"2024-02-29T08:14:15.1234567-05:00"`) |
+ * | binary, varbinary, image, UDT | Buffer in Node, Uint8Array elsewhere | the same |
+ * | sql_variant | the value of its inner type | the same |
+ * | NULL | null | the same |
+ *
+ * Every failure throws a LeanwireError whose `kind` names the defect
+ * (`"UnexpectedEof"`, `"UnknownToken"`, `"TruncatedPacket"`, ...) and whose
+ * `offset` is the byte offset in the token stream (packet headers not
+ * counted), the same offset `decodeTds` and `leanwire tds decode` report.
+ */
+
+import { LeanwireError } from "./errors.js";
+import { wasm, ensureReady, putBytes, tapeAt, text, textUtf16, fail } from "./shared.js";
+import { TapeState, readTape } from "./tds/tape.js";
+
+const VERSIONS = { "7.1": 71, "7.2": 72, "7.3": 73, "7.4": 74 };
+/** Bits of `tdsOpen`'s flags (web/src/tds.rs). */
+const TOKENS_ONLY = 1;
+const EXACT = 2;
+const LOWER_GUIDS = 4;
+
+function versionCode(version) {
+  if (version === undefined) return 74;
+  const code = VERSIONS[version];
+  if (code === undefined) {
+    throw new LeanwireError(`unknown TDS version ${JSON.stringify(version)}: use 7.1, 7.2, 7.3 or 7.4`, "UnknownVersion", 0);
+  }
+  return code;
+}
+
+function valuesFlag(values) {
+  if (values === undefined || values === "tedious") return 0;
+  if (values === "exact") return EXACT;
+  throw new LeanwireError(`unknown values mode ${JSON.stringify(values)}: use "tedious" or "exact"`, "UnknownValues", 0);
+}
+
+/** The reports of the last call; a trailing `{ error, offset }` becomes a LeanwireError. */
+function reports() {
+  const list = JSON.parse(text());
+  const last = list[list.length - 1];
+  if (last !== undefined && "error" in last) {
+    list.pop();
+    return [list, new LeanwireError(last.error, "InvalidStream", last.offset)];
+  }
+  return [list, null];
+}
+
+/**
+ * Decodes a server's whole TDS response into one report per token, in the
+ * shape of `leanwire tds decode`'s lines: a debugging view whose values are
+ * JSON (decimals, dates and GUIDs as text). Throws a LeanwireError at the
+ * first defect, with its offset in the token stream.
+ */
+export function decodeTds(bytes, options = {}) {
+  const { tokensOnly = false, tdsVersion, chunk = 0 } = options ?? {};
+  const version = versionCode(tdsVersion);
+  const len = putBytes(bytes);
+  wasm.tdsDecode(len, tokensOnly ? 1 : 0, version, chunk);
+  const [list, error] = reports();
+  if (error !== null) throw error;
+  return list;
+}
+
+const readers =
+  typeof FinalizationRegistry === "function" ? new FinalizationRegistry((handle) => wasm.tdsClose(handle)) : null;
+
+/**
+ * Reads a TDS response fed in pieces: `feed` bytes as they arrive, then
+ * call `next` until it returns `null`, which means it needs more bytes,
+ * and `finish` at the end. Or hand the whole stream to `tokens` or `rows`.
+ * The reader resumes exactly where the last piece ended.
+ *
+ * Options: `tokensOnly` (the input has no 8-byte packet headers),
+ * `tdsVersion` (`"7.1"` to `"7.4"`, until a LOGINACK says otherwise),
+ * `values` (`"tedious"`, the default, or `"exact"`; see the table above) and
+ * `lowerCaseGuids`.
+ */
+export class TdsReader {
+  #handle;
+  #state;
+  #ready = [];
+  #taken = 0;
+  #error = null;
+
+  constructor(options = {}) {
+    const { tokensOnly = false, tdsVersion, values, lowerCaseGuids = false } = options ?? {};
+    const flags = (tokensOnly ? TOKENS_ONLY : 0) | valuesFlag(values) | (lowerCaseGuids ? LOWER_GUIDS : 0);
+    const version = versionCode(tdsVersion);
+    ensureReady();
+    this.#state = new TapeState(values === "exact");
+    this.#handle = wasm.tdsOpen(flags, version);
+    readers?.register(this, this.#handle, this);
+  }
+
+  /** The columns of the current result set (those of the last COLMETADATA). */
+  get columns() {
+    return this.#state.columns;
+  }
+
+  /** Takes in the next piece of the stream, decoding every token it completes. */
+  feed(bytes) {
+    if (this.#error !== null) return;
+    if (this.#handle === 0) throw new LeanwireError("the reader is finished", "Finished", 0);
+    const len = putBytes(bytes);
+    const words = wasm.tdsFeed(this.#handle, len);
+    if (words < 0) fail();
+    if (this.#taken === this.#ready.length) {
+      this.#ready.length = 0;
+      this.#taken = 0;
+    }
+    if (words === 0) return;
+    const at = tapeAt();
+    this.#error = readTape(this.#state, at, at + words, textUtf16(), this.#ready);
+  }
+
+  /** The next token, or `null` when the bytes fed so far are used up. Throws at a defect. */
+  next() {
+    if (this.#taken < this.#ready.length) return this.#ready[this.#taken++];
+    if (this.#error !== null) throw this.#error;
+    return null;
+  }
+
+  /** Says the stream is over: throws if it stopped inside a packet or a token. */
+  finish() {
+    if (this.#error !== null) throw this.#error;
+    if (this.#handle === 0) return;
+    const failed = wasm.tdsFinish(this.#handle) < 0;
+    const error = failed ? captured() : null;
+    this.#close();
+    if (error !== null) {
+      this.#error = error;
+      throw error;
+    }
+  }
+
+  #close() {
+    wasm.tdsClose(this.#handle);
+    readers?.unregister(this);
+    this.#handle = 0;
+  }
+
+  /**
+   * Every token of `source`, an async iterable of byte chunks (a Node
+   * stream, an async generator, an array) or a web `ReadableStream`:
+   * `for await (const token of reader.tokens(stream))`. Calls `finish` at
+   * the end; throws a LeanwireError on a bad stream.
+   */
+  async *tokens(source) {
+    for await (const chunk of chunks(source)) {
+      this.feed(chunk);
+      let token;
+      while ((token = this.next()) !== null) yield token;
+    }
+    this.finish();
+  }
+
+  /**
+   * The rows of every result set of `source` (as `tokens` takes it), each
+   * an array of values in column order; `reader.columns` describes the
+   * current result set's columns. Other tokens, ERROR and INFO included,
+   * are passed over: read them with `tokens`.
+   */
+  async *rows(source) {
+    for await (const chunk of chunks(source)) {
+      this.feed(chunk);
+      let token;
+      while ((token = this.next()) !== null) {
+        if (token.values !== undefined && token.token !== "RETURNVALUE") yield token.values;
+      }
+    }
+    this.finish();
+  }
+}
+
+/** The failure the last call described, as a LeanwireError. */
+function captured() {
+  try {
+    fail();
+  } catch (error) {
+    return error;
+  }
+  return null;
+}
+
+/** The chunks of an async iterable, an iterable or a web ReadableStream. */
+async function* chunks(source) {
+  if (source !== null && typeof source === "object" && typeof source.getReader === "function" && !(Symbol.asyncIterator in source)) {
+    const reader = source.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        yield value;
+      }
+    } finally {
+      reader.releaseLock();
+    }
+  }
+  yield* source;
+}

@@ -1,0 +1,411 @@
+//! The TDS reader behind the package's `TdsReader`: it decodes what each
+//! feed completes and writes it as records on the tape.
+//!
+//! A record is a kind word and its payload. Strings are `[start, end)` in
+//! the UTF-16 text area; `str` below means such a pair. Values are the
+//! records of [`super::values`] (kinds below 32); the others are:
+//!
+//! | kind | payload |
+//! |---|---|
+//! | [`ROW`] | 0 for ROW or 1 for NBCROW, the column count; the values follow, then [`ROW_END`] |
+//! | [`ROW_END`] | none |
+//! | [`COLMETADATA`] | the column count, then per column: name `str`, type `str`, SQL type `str`, flags, max length (`u32::MAX` for none), precision, scale |
+//! | [`DONE`] | 0 DONE, 1 DONEPROC or 2 DONEINPROC, status bits, command, row count low, high |
+//! | [`MESSAGE`] | 1 for ERROR or 0 for INFO, number, state, class, text `str`, server `str`, procedure `str`, line |
+//! | [`ENVCHANGE`] | type name `str`, then the new and the old value, each an [`ENV_TEXT`] `str`, an [`ENV_BYTES`] byte length and words, or an [`ENV_ROUTING`] protocol, port, server `str` |
+//! | [`LOGINACK`] | interface, TDS version `str`, program name `str`, program version `str` |
+//! | [`RETURN_STATUS`] | the `i32` |
+//! | [`RETURN_VALUE`] | ordinal, name `str`, status; the value record follows |
+//! | [`ORDER`] | the column count, then the 1-based columns |
+//! | [`OTHER`] | token name `str`, the token as text `str` |
+//! | [`FAIL`] | offset, kind `str`, message `str`: the stream is bad, and nothing follows |
+//!
+//! A row or a return value may start in one feed and end in a later one;
+//! every value record is whole in the feed whose bytes complete it.
+
+use leanwire_core::bumpalo::Bump;
+use leanwire_core::tds::{
+    Deframer, DoneKind, EnvValue, Error, Event, LargeValues, Message, Metadata, Reader,
+    ReaderState, RowKind, Status, TdsVersion, Token,
+};
+
+use super::fast;
+use super::values::{Tape, ValueOptions};
+
+/// A row begins.
+pub const ROW: u32 = 32;
+/// A row ends.
+pub const ROW_END: u32 = 33;
+/// COLMETADATA.
+pub const COLMETADATA: u32 = 34;
+/// DONE, DONEPROC, DONEINPROC.
+pub const DONE: u32 = 35;
+/// ERROR, INFO.
+pub const MESSAGE: u32 = 36;
+/// ENVCHANGE.
+pub const ENVCHANGE: u32 = 37;
+/// LOGINACK.
+pub const LOGINACK: u32 = 38;
+/// RETURNSTATUS.
+pub const RETURN_STATUS: u32 = 39;
+/// RETURNVALUE.
+pub const RETURN_VALUE: u32 = 40;
+/// ORDER.
+pub const ORDER: u32 = 41;
+/// Any other token, as text.
+pub const OTHER: u32 = 42;
+/// The stream is bad.
+pub const FAIL: u32 = 43;
+
+/// An ENVCHANGE value that is text.
+pub const ENV_TEXT: u32 = 0;
+/// An ENVCHANGE value that is bytes.
+pub const ENV_BYTES: u32 = 1;
+/// An ENVCHANGE routing target.
+pub const ENV_ROUTING: u32 = 2;
+
+/// COLMETADATA's token byte.
+const COLMETADATA_TOKEN: u8 = 0x81;
+
+/// The row buffer: a split value that is not a large one fits in 8 KiB.
+const ROW_BUF: usize = 16 * 1024;
+
+self_cell::self_cell!(
+    /// A result set's column metadata and the arena it lives in.
+    struct Columns {
+        owner: Bump,
+        #[not_covariant]
+        dependent: Metadata,
+    }
+);
+
+fn columns() -> Columns {
+    Columns::new(Bump::new(), |bump| Metadata::new(bump))
+}
+
+/// How a [`TdsTape`] reads.
+#[derive(Copy, Clone, Debug)]
+pub struct TapeOptions {
+    /// The input is a bare token stream, without packet headers.
+    pub tokens_only: bool,
+    /// The TDS version to start with; LOGINACK may change it.
+    pub version: TdsVersion,
+    /// How values are written.
+    pub values: ValueOptions,
+}
+
+/// What a feed did: how many tokens it completed, and the error that
+/// stopped it.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct Fed {
+    /// Tokens completed (rows count at their end, a RETURNVALUE at its value).
+    pub tokens: u32,
+    /// The defect found, written as the last record.
+    pub error: Option<Error>,
+}
+
+/// A TDS response read in pieces into tape records.
+pub struct TdsTape {
+    deframer: Option<Deframer>,
+    reader: Reader,
+    columns: Columns,
+    row_buf: Vec<u8>,
+    /// A large value being gathered.
+    large: Vec<u8>,
+    in_row: bool,
+    /// Bytes of rows read by [`fast::row`], which the reader did not see.
+    skipped: u64,
+    values: ValueOptions,
+    failed: Option<Error>,
+}
+
+impl TdsTape {
+    /// A reader at the start of a response.
+    pub fn new(options: TapeOptions) -> TdsTape {
+        let mut reader = Reader::new(options.version);
+        reader.set_large_values(LargeValues::Stream);
+        TdsTape {
+            deframer: (!options.tokens_only).then(Deframer::new),
+            reader,
+            columns: columns(),
+            row_buf: vec![0; ROW_BUF],
+            large: Vec::new(),
+            in_row: false,
+            skipped: 0,
+            values: options.values,
+            failed: None,
+        }
+    }
+
+    /// Decodes `chunk` and writes what it completes onto `tape`.
+    pub fn feed(&mut self, chunk: &[u8], tape: &mut Tape<'_>) -> Fed {
+        let mut tokens = 0;
+        let result = match self.failed {
+            Some(error) => Err(error),
+            None => self.feed_packets(chunk, tape, &mut tokens),
+        };
+        if let Err(error) = result {
+            self.failed = Some(error);
+            push_fail(tape, &error);
+        }
+        Fed {
+            tokens,
+            error: result.err(),
+        }
+    }
+
+    /// Says the stream is over: fails if it ended inside a packet or a token.
+    pub fn finish(&self) -> Result<(), Error> {
+        if let Some(error) = self.failed {
+            return Err(error);
+        }
+        if let Some(deframer) = &self.deframer {
+            deframer.finish()?;
+        }
+        self.reader.finish().map_err(|error| self.shifted(error))
+    }
+
+    /// A reader error with its offset counted from the stream's start: the
+    /// reader did not see the rows [`fast::row`] read.
+    fn shifted(&self, error: Error) -> Error {
+        let offset = (error.offset() as u64).saturating_add(self.skipped);
+        Error::new(error.kind(), usize::try_from(offset).unwrap_or(usize::MAX))
+    }
+
+    fn feed_packets(
+        &mut self,
+        chunk: &[u8],
+        tape: &mut Tape<'_>,
+        tokens: &mut u32,
+    ) -> Result<(), Error> {
+        let Some(mut deframer) = self.deframer.take() else {
+            return self.feed_tokens(chunk, tape, tokens);
+        };
+        let result = self.feed_payloads(&mut deframer, chunk, tape, tokens);
+        self.deframer = Some(deframer);
+        result
+    }
+
+    fn feed_payloads(
+        &mut self,
+        deframer: &mut Deframer,
+        mut input: &[u8],
+        tape: &mut Tape<'_>,
+        tokens: &mut u32,
+    ) -> Result<(), Error> {
+        loop {
+            let (bytes, message_end) = match deframer.next(&mut input)? {
+                Status::Complete(payload) => (payload.bytes, payload.message_end),
+                Status::Partial => return Ok(()),
+            };
+            self.feed_tokens(bytes, tape, tokens)?;
+            if message_end {
+                self.reader.finish().map_err(|error| self.shifted(error))?;
+            }
+        }
+    }
+
+    fn feed_tokens(
+        &mut self,
+        mut input: &[u8],
+        tape: &mut Tape<'_>,
+        tokens: &mut u32,
+    ) -> Result<(), Error> {
+        loop {
+            if matches!(self.reader.state(), ReaderState::TokenStart) {
+                match input.first() {
+                    // A new result set: the last one's metadata goes.
+                    Some(&COLMETADATA_TOKEN) => self.columns = columns(),
+                    Some(_) => {
+                        let nbc_ok = self.reader.version() >= TdsVersion::V7_3A;
+                        let (large, values) = (&mut self.large, self.values);
+                        let taken = self.columns.with_dependent(|_, meta| {
+                            fast::row(input, meta.columns(), nbc_ok, tape, large, values)
+                        });
+                        if let Some(taken) = taken {
+                            input = &input[taken..];
+                            self.skipped += taken as u64;
+                            *tokens += 1;
+                            continue;
+                        }
+                    }
+                    None => {}
+                }
+            }
+            let (reader, row_buf) = (&mut self.reader, &mut self.row_buf[..]);
+            let (large, in_row, values) = (&mut self.large, &mut self.in_row, self.values);
+            let done = self.columns.with_dependent_mut(|_, meta| {
+                let event = match reader.next(&mut input, meta, row_buf)? {
+                    Status::Complete(event) => event,
+                    Status::Partial => return Ok(true),
+                };
+                match event {
+                    Event::Token(token) => {
+                        *tokens += u32::from(!matches!(token, Token::ReturnValue(_)));
+                        push_token(tape, &token);
+                    }
+                    Event::RowStart(kind) => {
+                        *in_row = true;
+                        let ncols = meta.columns().len() as u32;
+                        tape.words
+                            .extend([ROW, u32::from(kind == RowKind::NbcRow), ncols]);
+                    }
+                    Event::Value { value, .. } => {
+                        *tokens += u32::from(!*in_row);
+                        tape.push_value(&value, values);
+                    }
+                    Event::ValueStart { .. } => large.clear(),
+                    Event::ValueChunk { bytes, .. } => large.extend_from_slice(bytes),
+                    Event::ValueEnd { column } => {
+                        *tokens += u32::from(!*in_row);
+                        let type_info = if *in_row {
+                            meta.columns().get(usize::from(column)).map(|c| c.type_info)
+                        } else {
+                            meta.return_value().map(|rv| rv.type_info)
+                        };
+                        tape.push_large(type_info, large, values);
+                        large.clear();
+                    }
+                    Event::RowEnd => {
+                        *in_row = false;
+                        *tokens += 1;
+                        tape.push(ROW_END);
+                    }
+                    _ => {}
+                }
+                Ok::<bool, Error>(false)
+            });
+            let done = done.map_err(|error| self.shifted(error))?;
+            if done {
+                return Ok(());
+            }
+        }
+    }
+}
+
+/// Writes a [`FAIL`] record.
+fn push_fail(tape: &mut Tape<'_>, error: &Error) {
+    tape.push(FAIL);
+    tape.push(u32::try_from(error.offset()).unwrap_or(u32::MAX));
+    let mut kind = format!("{:?}", error.kind());
+    if let Some(paren) = kind.find('(') {
+        kind.truncate(paren);
+    }
+    tape.push_display(kind);
+    tape.push_display(error);
+}
+
+/// Writes the record of a token other than a row.
+fn push_token(tape: &mut Tape<'_>, token: &Token<'_>) {
+    match token {
+        Token::ColMetadata(meta) => {
+            tape.words.extend([COLMETADATA, meta.columns.len() as u32]);
+            for column in meta.columns {
+                let ti = &column.type_info;
+                tape.push_ucs2(column.name);
+                tape.push_display(ti.data_type);
+                tape.push_display(ti);
+                let length = if !ti.is_plp() && ti.max_len > 0 {
+                    ti.max_len
+                } else {
+                    u32::MAX
+                };
+                tape.words.extend([
+                    column.flags.0.into(),
+                    length,
+                    ti.precision.into(),
+                    ti.scale.into(),
+                ]);
+            }
+        }
+        Token::Done(done) => {
+            let kind = match done.kind {
+                DoneKind::Done => 0,
+                DoneKind::DoneProc => 1,
+                DoneKind::DoneInProc => 2,
+            };
+            tape.words
+                .extend([DONE, kind, done.status.0.into(), done.cur_cmd.into()]);
+            tape.push_u64(done.rows);
+        }
+        Token::Error(message) => push_message(tape, 1, message),
+        Token::Info(message) => push_message(tape, 0, message),
+        Token::EnvChange(change) => {
+            tape.push(ENVCHANGE);
+            let name = format!("{}", change.kind).to_uppercase();
+            tape.push_display(name);
+            push_env(tape, &change.new);
+            push_env(tape, &change.old);
+        }
+        Token::LoginAck(ack) => {
+            tape.words.extend([LOGINACK, ack.interface.into()]);
+            match TdsVersion::from_wire(ack.tds_version) {
+                Some(version) => tape.push_display(version),
+                None => tape.push_display(format_args!("0x{:08x}", ack.tds_version)),
+            }
+            tape.push_ucs2(ack.prog_name.trim_end_nuls());
+            let [major, minor, high, low] = ack.prog_version;
+            tape.push_display(format_args!(
+                "{major}.{minor}.{}",
+                u16::from_be_bytes([high, low])
+            ));
+        }
+        Token::ReturnStatus(status) => tape.words.extend([RETURN_STATUS, status.0 as u32]),
+        Token::ReturnValue(rv) => {
+            tape.words.extend([RETURN_VALUE, rv.ordinal.into()]);
+            tape.push_ucs2(rv.name);
+            tape.push(rv.status.into());
+        }
+        Token::Order(order) => {
+            let at = tape.words.len();
+            tape.words.extend([ORDER, 0]);
+            for column in order.columns() {
+                tape.push(column.into());
+            }
+            tape.words[at + 1] = (tape.words.len() - at - 2) as u32;
+        }
+        other => {
+            tape.push(OTHER);
+            let text = format!("{other}");
+            let name = text.split(' ').next().unwrap_or("");
+            tape.push_display(name);
+            tape.push_display(&text);
+        }
+    }
+}
+
+fn push_message(tape: &mut Tape<'_>, error: u32, message: &Message<'_>) {
+    tape.words.extend([
+        MESSAGE,
+        error,
+        message.number as u32,
+        message.state.into(),
+        message.class.into(),
+    ]);
+    tape.push_ucs2(message.text);
+    tape.push_ucs2(message.server);
+    tape.push_ucs2(message.procedure);
+    tape.push(message.line as u32);
+}
+
+fn push_env(tape: &mut Tape<'_>, value: &EnvValue<'_>) {
+    match value {
+        EnvValue::Text(text) => {
+            tape.push(ENV_TEXT);
+            tape.push_ucs2(*text);
+        }
+        EnvValue::Bytes(bytes) | EnvValue::Raw(bytes) => {
+            tape.push(ENV_BYTES);
+            tape.push_bytes(bytes);
+        }
+        EnvValue::Routing {
+            protocol,
+            port,
+            server,
+        } => {
+            tape.words
+                .extend([ENV_ROUTING, (*protocol).into(), (*port).into()]);
+            tape.push_ucs2(*server);
+        }
+    }
+}
