@@ -1,0 +1,585 @@
+//! Decoding in dns-packet's order of reads, so that a message decodes to the
+//! same values, the same byte counts and the same errors.
+//!
+//! Every fixed-width read is bounds-checked the way Node checks
+//! `buf.readUInt16BE(offset)`, and a failed one is reported with its offset
+//! and width, from which JavaScript throws the very `RangeError` Node would.
+//! Names are read by `leanwire_core::dns::Name`.
+
+use leanwire_core::dns::{ErrorKind, Name};
+
+use super::text;
+use crate::shared::Output;
+
+/// Why a decode stopped.
+#[derive(Copy, Clone, Debug)]
+pub enum Fault {
+    /// A `readUInt8`/`readUInt16BE`/`readUInt32BE` of `width` bytes at `at`
+    /// went past the end: Node throws `ERR_OUT_OF_RANGE`.
+    Range {
+        /// Where the read started.
+        at: usize,
+        /// 1, 2 or 4.
+        width: usize,
+    },
+    /// `Header must be 12 bytes`.
+    Header,
+    /// `Cannot decode name (buffer overflow)`.
+    NameOverflow,
+    /// `Cannot decode name (name too long)`.
+    NameTooLong,
+    /// `Cannot decode name (bad pointer)`.
+    NamePointer,
+    /// `Cannot decode name (bad label)`.
+    NameLabel,
+    /// TXT's `Buffer overflow`.
+    TxtOverflow,
+    /// DNSKEY's `Protocol must be 3`.
+    Protocol,
+    /// Record data that runs past the end of the buffer where dns-packet
+    /// would read `undefined` or a clamped slice and carry on.
+    Overrun {
+        /// The first offset that is missing.
+        at: usize,
+    },
+}
+
+impl Fault {
+    /// The failure's kind, its offset and its detail, as [`Output::fail`] takes them.
+    pub fn parts(self) -> (&'static str, usize, usize) {
+        match self {
+            Fault::Range { at, width } => ("Range", at, width),
+            Fault::Header => ("Header", 0, 0),
+            Fault::NameOverflow => ("NameOverflow", 0, 0),
+            Fault::NameTooLong => ("NameTooLong", 0, 0),
+            Fault::NamePointer => ("NamePointer", 0, 0),
+            Fault::NameLabel => ("NameLabel", 0, 0),
+            Fault::TxtOverflow => ("TxtOverflow", 0, 0),
+            Fault::Protocol => ("Protocol", 0, 0),
+            Fault::Overrun { at } => ("Overrun", at, 0),
+        }
+    }
+}
+
+/// The outcome of one read.
+pub type Read<T> = Result<T, Fault>;
+
+/// The record types that dns-packet decodes by type; every other type is
+/// `unknown`, its data the raw bytes.
+pub mod rtype {
+    /// A
+    pub const A: u16 = 1;
+    /// NS
+    pub const NS: u16 = 2;
+    /// CNAME
+    pub const CNAME: u16 = 5;
+    /// SOA
+    pub const SOA: u16 = 6;
+    /// NULL
+    pub const NULL: u16 = 10;
+    /// PTR
+    pub const PTR: u16 = 12;
+    /// HINFO
+    pub const HINFO: u16 = 13;
+    /// MX
+    pub const MX: u16 = 15;
+    /// TXT
+    pub const TXT: u16 = 16;
+    /// RP
+    pub const RP: u16 = 17;
+    /// AAAA
+    pub const AAAA: u16 = 28;
+    /// SRV
+    pub const SRV: u16 = 33;
+    /// NAPTR
+    pub const NAPTR: u16 = 35;
+    /// DNAME
+    pub const DNAME: u16 = 39;
+    /// OPT
+    pub const OPT: u16 = 41;
+    /// DS
+    pub const DS: u16 = 43;
+    /// SSHFP
+    pub const SSHFP: u16 = 44;
+    /// RRSIG
+    pub const RRSIG: u16 = 46;
+    /// NSEC
+    pub const NSEC: u16 = 47;
+    /// DNSKEY
+    pub const DNSKEY: u16 = 48;
+    /// NSEC3
+    pub const NSEC3: u16 = 50;
+    /// TLSA
+    pub const TLSA: u16 = 52;
+    /// CAA
+    pub const CAA: u16 = 257;
+}
+
+/// A buffer being decoded and the tape the results go to.
+pub struct Decoder<'a, 'o> {
+    buf: &'a [u8],
+    out: &'o mut Output,
+    /// Where a string is put together before it goes to the text area.
+    scratch: Vec<u8>,
+}
+
+impl<'a, 'o> Decoder<'a, 'o> {
+    /// A decoder of `buf` writing to `out`.
+    pub fn new(buf: &'a [u8], out: &'o mut Output) -> Self {
+        Decoder {
+            buf,
+            out,
+            scratch: Vec::with_capacity(256),
+        }
+    }
+
+    /// Builds a string with `write` and pushes it to the text area.
+    fn push_string(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+        self.scratch.clear();
+        write(&mut self.scratch);
+        // Every writer in `text` writes whole UTF-8 characters.
+        self.out
+            .push_text(core::str::from_utf8(&self.scratch).unwrap_or_default());
+    }
+
+    fn read<const N: usize>(&self, at: usize) -> Read<[u8; N]> {
+        self.buf
+            .get(at..at + N)
+            .and_then(|bytes| bytes.try_into().ok())
+            .ok_or(Fault::Range { at, width: N })
+    }
+
+    fn u8(&self, at: usize) -> Read<u32> {
+        self.read::<1>(at).map(|[b]| u32::from(b))
+    }
+
+    fn u16(&self, at: usize) -> Read<u32> {
+        self.read::<2>(at).map(|b| u32::from(u16::from_be_bytes(b)))
+    }
+
+    fn u32(&self, at: usize) -> Read<u32> {
+        self.read::<4>(at).map(u32::from_be_bytes)
+    }
+
+    /// `buf[at]`, where dns-packet reads without a check.
+    fn byte(&self, at: usize) -> Read<u32> {
+        self.buf
+            .get(at)
+            .map(|&b| u32::from(b))
+            .ok_or(Fault::Overrun { at })
+    }
+
+    /// Checks that `[start, end)` is inside the buffer, where dns-packet
+    /// would take a clamped slice.
+    fn span(&self, start: usize, end: usize) -> Read<()> {
+        if end > self.buf.len() {
+            return Err(Fault::Overrun {
+                at: self.buf.len().max(start),
+            });
+        }
+        Ok(())
+    }
+
+    fn push(&mut self, word: u32) {
+        self.out.push(word);
+    }
+
+    /// Pushes a byte range of the buffer, `[start, end)`.
+    fn push_bytes(&mut self, start: usize, end: usize) {
+        self.out.push(start as u32);
+        self.out.push(end as u32);
+    }
+
+    /// Reads and pushes a fixed-width field.
+    fn field(&mut self, read: fn(&Self, usize) -> Read<u32>, at: usize) -> Read<u32> {
+        let value = read(self, at)?;
+        self.push(value);
+        Ok(value)
+    }
+
+    /// Reads the name at `at` and pushes its text; returns the bytes it took.
+    pub fn name(&mut self, at: usize, mail: bool) -> Read<usize> {
+        if at >= self.buf.len() {
+            return Err(Fault::NameOverflow);
+        }
+        let (name, next) = Name::parse(self.buf, at).map_err(|error| match error.kind() {
+            ErrorKind::NameTooLong => Fault::NameTooLong,
+            ErrorKind::ForwardPointer | ErrorKind::PointerLoop => Fault::NamePointer,
+            ErrorKind::ReservedLabelType => Fault::NameLabel,
+            _ => Fault::NameOverflow,
+        })?;
+        self.push_string(|s| text::name(s, &name, mail));
+        Ok(next - at)
+    }
+
+    /// A `<character-string>` as dns-packet's `string.decode` reads it;
+    /// returns the bytes it took.
+    fn string(&mut self, at: usize) -> Read<usize> {
+        let len = self.byte(at)? as usize;
+        self.span(at + 1, at + 1 + len)?;
+        let bytes = &self.buf[at + 1..at + 1 + len];
+        self.push_string(|s| text::lossy(s, bytes));
+        Ok(1 + len)
+    }
+
+    /// Decodes the header at `at`; the tape gets `id flags qdcount ancount
+    /// nscount arcount`, and the counts are returned.
+    pub fn header(&mut self, at: usize) -> Read<[u32; 4]> {
+        if self.buf.len() < 12 {
+            return Err(Fault::Header);
+        }
+        let flags = self.u16(at + 2)?;
+        self.field(Self::u16, at)?;
+        self.push(flags);
+        let mut counts = [0; 4];
+        for (i, count) in counts.iter_mut().enumerate() {
+            *count = self.field(Self::u16, at + 4 + 2 * i)?;
+        }
+        Ok(counts)
+    }
+
+    /// A whole message at `at` (see [`super`] for its tape); returns its length.
+    pub fn message(&mut self, at: usize) -> Read<usize> {
+        let counts = self.header(at)?;
+        let mut pos = at + 12;
+        for _ in 0..counts[0] {
+            pos += self.question(pos)?;
+        }
+        for count in &counts[1..] {
+            for _ in 0..*count {
+                pos += self.answer(pos)?;
+            }
+        }
+        Ok(pos - at)
+    }
+
+    /// A question: `name type class`.
+    pub fn question(&mut self, at: usize) -> Read<usize> {
+        let mut pos = at + self.name(at, false)?;
+        self.field(Self::u16, pos)?;
+        self.field(Self::u16, pos + 2)?;
+        pos += 4;
+        Ok(pos - at)
+    }
+
+    /// A record: `name type`, then `udpPayloadSize extendedRcode ednsVersion
+    /// flags` and the options for OPT, else `class ttl` and the data.
+    pub fn answer(&mut self, at: usize) -> Read<usize> {
+        let pos = at + self.name(at, false)?;
+        let rtype = self.field(Self::u16, pos)? as u16;
+        if rtype == rtype::OPT {
+            self.field(Self::u16, pos + 2)?;
+            self.field(Self::u8, pos + 4)?;
+            self.field(Self::u8, pos + 5)?;
+            self.field(Self::u16, pos + 6)?;
+        } else {
+            self.field(Self::u16, pos + 2)?;
+            self.field(Self::u32, pos + 4)?;
+        }
+        let data = self.data(rtype, pos + 8)?;
+        Ok(pos + 8 + data - at)
+    }
+
+    /// Record data of type `rtype` whose RDLENGTH is at `at`; returns the
+    /// bytes dns-packet's decoder for the type says it took.
+    pub fn data(&mut self, rtype: u16, at: usize) -> Read<usize> {
+        match rtype {
+            rtype::A => self.a(at),
+            rtype::AAAA => self.aaaa(at),
+            rtype::NS => {
+                let len = self.u16(at)? as usize;
+                self.name(at + 2, false)?;
+                Ok(len + 2)
+            }
+            rtype::PTR | rtype::CNAME | rtype::DNAME => Ok(self.name(at + 2, false)? + 2),
+            rtype::SOA => self.soa(at),
+            rtype::TXT => self.txt(at),
+            rtype::HINFO => {
+                let cpu = self.string(at + 2)?;
+                let os = self.string(at + 2 + cpu)?;
+                Ok(2 + cpu + os)
+            }
+            rtype::SRV => self.srv(at),
+            rtype::CAA => self.caa(at),
+            rtype::MX => {
+                self.field(Self::u16, at + 2)?;
+                Ok(4 + self.name(at + 4, false)?)
+            }
+            rtype::OPT => self.opt(at),
+            rtype::DNSKEY => self.dnskey(at),
+            rtype::RRSIG => self.rrsig(at),
+            rtype::RP => {
+                let mbox = self.name(at + 2, true)?;
+                Ok(2 + mbox + self.name(at + 2 + mbox, false)?)
+            }
+            rtype::NSEC => {
+                let length = self.u16(at)? as usize;
+                let pos = at + 2 + self.name(at + 2, false)?;
+                Ok(self.type_bitmap(pos, at + length)? - at)
+            }
+            rtype::NSEC3 => self.nsec3(at),
+            rtype::DS => self.ds(at),
+            rtype::SSHFP => self.sshfp(at),
+            rtype::NAPTR => self.naptr(at),
+            rtype::TLSA => self.tlsa(at),
+            _ => {
+                let len = self.u16(at)? as usize;
+                self.span(at + 2, at + 2 + len)?;
+                self.push_bytes(at + 2, at + 2 + len);
+                Ok(len + 2)
+            }
+        }
+    }
+
+    fn a(&mut self, at: usize) -> Read<usize> {
+        self.span(at + 2, at + 6)?;
+        let mut octets = [0; 4];
+        octets.copy_from_slice(&self.buf[at + 2..at + 6]);
+        self.push_string(|s| text::ipv4(s, octets));
+        Ok(6)
+    }
+
+    fn aaaa(&mut self, at: usize) -> Read<usize> {
+        self.span(at + 2, at + 18)?;
+        let mut octets = [0; 16];
+        octets.copy_from_slice(&self.buf[at + 2..at + 18]);
+        self.push_string(|s| text::ipv6(s, octets));
+        Ok(18)
+    }
+
+    /// `mname rname serial refresh retry expire minimum`.
+    fn soa(&mut self, at: usize) -> Read<usize> {
+        let mut pos = at + 2;
+        pos += self.name(pos, false)?;
+        pos += self.name(pos, true)?;
+        for _ in 0..5 {
+            self.field(Self::u32, pos)?;
+            pos += 4;
+        }
+        Ok(pos - at)
+    }
+
+    /// `count`, then each string's byte range.
+    fn txt(&mut self, at: usize) -> Read<usize> {
+        let mut remaining = self.u16(at)? as usize;
+        let count_at = self.out.tape.len();
+        self.push(0);
+        let mut pos = at + 2;
+        while remaining > 0 {
+            let len = self.byte(pos)? as usize;
+            pos += 1;
+            remaining -= 1;
+            if remaining < len {
+                return Err(Fault::TxtOverflow);
+            }
+            self.span(pos, pos + len)?;
+            self.push_bytes(pos, pos + len);
+            self.out.tape[count_at] += 1;
+            pos += len;
+            remaining -= len;
+        }
+        Ok(pos - at)
+    }
+
+    /// `priority weight port target`.
+    fn srv(&mut self, at: usize) -> Read<usize> {
+        let len = self.u16(at)? as usize;
+        for i in 0..3 {
+            self.field(Self::u16, at + 2 + 2 * i)?;
+        }
+        self.name(at + 8, false)?;
+        Ok(len + 2)
+    }
+
+    /// `flags tag value`.
+    fn caa(&mut self, at: usize) -> Read<usize> {
+        let len = self.u16(at)? as usize;
+        self.field(Self::u8, at + 2)?;
+        let pos = at + 3 + self.string(at + 3)?;
+        let end = at + 2 + len;
+        self.span(pos, end)?;
+        let value = self.buf.get(pos..end).unwrap_or(&[]);
+        self.push_string(|s| text::lossy(s, value));
+        Ok(len + 2)
+    }
+
+    /// `count`, then each option (see [`super`]).
+    fn opt(&mut self, at: usize) -> Read<usize> {
+        let mut remaining = self.u16(at)? as isize;
+        let count_at = self.out.tape.len();
+        self.push(0);
+        let mut pos = at + 2;
+        while remaining > 0 {
+            let taken = self.option(pos)?;
+            self.out.tape[count_at] += 1;
+            pos += taken;
+            remaining -= taken as isize;
+        }
+        Ok(pos - at)
+    }
+
+    /// One EDNS option: `code`, its data's byte range, then for
+    /// CLIENT_SUBNET `family sourcePrefixLength scopePrefixLength ip`, for
+    /// TCP_KEEPALIVE `hasTimeout timeout`, for KEY_TAG `count tags…`.
+    pub fn option(&mut self, at: usize) -> Read<usize> {
+        let code = self.field(Self::u16, at)?;
+        let len = self.u16(at + 2)? as usize;
+        let data = at + 4;
+        self.span(data, data + len)?;
+        self.push_bytes(data, data + len);
+        match code {
+            8 => {
+                let family = self.field(Self::u16, data)?;
+                self.field(Self::u8, data + 2)?;
+                self.field(Self::u8, data + 3)?;
+                let mut padded = [0u8; 16];
+                let size = if family == 1 { 4 } else { 16 };
+                let copied = len.saturating_sub(4).min(size);
+                padded[..copied].copy_from_slice(&self.buf[data + 4..data + 4 + copied]);
+                if size == 4 {
+                    self.push_string(|s| {
+                        text::ipv4(s, [padded[0], padded[1], padded[2], padded[3]])
+                    });
+                } else {
+                    self.push_string(|s| text::ipv6(s, padded));
+                }
+            }
+            11 => {
+                self.push(u32::from(len > 0));
+                let timeout = if len > 0 { self.u16(data)? } else { 0 };
+                self.push(timeout);
+            }
+            14 => {
+                self.push(len.div_ceil(2) as u32);
+                for i in (0..len).step_by(2) {
+                    self.field(Self::u16, data + i)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(len + 4)
+    }
+
+    /// `flags algorithm key`.
+    fn dnskey(&mut self, at: usize) -> Read<usize> {
+        let length = self.u16(at)? as usize;
+        self.field(Self::u16, at + 2)?;
+        if self.u8(at + 4)? != 3 {
+            return Err(Fault::Protocol);
+        }
+        self.field(Self::u8, at + 5)?;
+        Ok(self.tail(at + 6, at + 2 + length)? - at)
+    }
+
+    /// Pushes the byte range `[start, end)` (empty when `end < start`), as
+    /// dns-packet slices the rest of a record's data; returns where it ends.
+    fn tail(&mut self, start: usize, end: usize) -> Read<usize> {
+        let end = end.max(start);
+        self.span(start, end)?;
+        self.push_bytes(start, end);
+        Ok(end)
+    }
+
+    /// `typeCovered algorithm labels originalTTL expiration inception keyTag
+    /// signersName signature`.
+    fn rrsig(&mut self, at: usize) -> Read<usize> {
+        let length = self.u16(at)? as usize;
+        self.field(Self::u16, at + 2)?;
+        self.field(Self::u8, at + 4)?;
+        self.field(Self::u8, at + 5)?;
+        for i in 0..3 {
+            self.field(Self::u32, at + 6 + 4 * i)?;
+        }
+        self.field(Self::u16, at + 18)?;
+        let pos = at + 20 + self.name(at + 20, false)?;
+        Ok(self.tail(pos, at + 2 + length)? - at)
+    }
+
+    /// `count types…`: the windows that start before `end`, which dns-packet
+    /// puts two bytes before the end of the record's data; returns where the
+    /// last window ends.
+    fn type_bitmap(&mut self, at: usize, end: usize) -> Read<usize> {
+        let count_at = self.out.tape.len();
+        self.push(0);
+        let mut pos = at;
+        while pos < end {
+            let window = self.u8(pos)?;
+            let len = self.u8(pos + 1)? as usize;
+            for i in 0..len {
+                let bits = self.u8(pos + 2 + i)?;
+                for j in 0..8 {
+                    if bits & (0x80 >> j) != 0 {
+                        self.push(window << 8 | (i as u32) << 3 | j);
+                        self.out.tape[count_at] += 1;
+                    }
+                }
+            }
+            pos += 2 + len;
+        }
+        Ok(pos)
+    }
+
+    /// `algorithm flags iterations salt nextDomain count types…`.
+    fn nsec3(&mut self, at: usize) -> Read<usize> {
+        let length = self.u16(at)? as usize;
+        self.field(Self::u8, at + 2)?;
+        self.field(Self::u8, at + 3)?;
+        self.field(Self::u16, at + 4)?;
+        let mut pos = at + 6;
+        for _ in 0..2 {
+            let len = self.u8(pos)? as usize;
+            self.span(pos + 1, pos + 1 + len)?;
+            self.push_bytes(pos + 1, pos + 1 + len);
+            pos += 1 + len;
+        }
+        Ok(self.type_bitmap(pos, at + length)? - at)
+    }
+
+    /// `keyTag algorithm digestType digest`.
+    fn ds(&mut self, at: usize) -> Read<usize> {
+        let length = self.u16(at)? as usize;
+        self.field(Self::u16, at + 2)?;
+        self.field(Self::u8, at + 4)?;
+        self.field(Self::u8, at + 5)?;
+        Ok(self.tail(at + 6, at + 2 + length)? - at)
+    }
+
+    /// `algorithm hash fingerprint` (hex text). A hash type other than 1 or
+    /// 2 has no known length; dns-packet then counts `NaN` bytes.
+    fn sshfp(&mut self, at: usize) -> Read<usize> {
+        let algorithm = self.byte(at + 2)?;
+        let hash = self.byte(at + 3)?;
+        let len = match hash {
+            1 => 20,
+            2 => 32,
+            _ => return Err(Fault::Overrun { at: at + 4 }),
+        };
+        self.push(algorithm);
+        self.push(hash);
+        self.span(at + 4, at + 4 + len)?;
+        let fingerprint = &self.buf[at + 4..at + 4 + len];
+        self.push_string(|s| text::upper_hex(s, fingerprint));
+        Ok(4 + len)
+    }
+
+    /// `order preference flags services regexp replacement`.
+    fn naptr(&mut self, at: usize) -> Read<usize> {
+        self.field(Self::u16, at + 2)?;
+        self.field(Self::u16, at + 4)?;
+        let mut pos = at + 6;
+        for _ in 0..3 {
+            pos += self.string(pos)?;
+        }
+        pos += self.name(pos, false)?;
+        Ok(pos - at)
+    }
+
+    /// `usage selector matchingType certificate`.
+    fn tlsa(&mut self, at: usize) -> Read<usize> {
+        let length = self.u16(at)? as usize;
+        for i in 0..3 {
+            self.field(Self::u8, at + 2 + i)?;
+        }
+        Ok(self.tail(at + 5, at + 2 + length)? - at)
+    }
+}

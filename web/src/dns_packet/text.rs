@@ -1,0 +1,163 @@
+//! The strings of dns-packet's objects, written as UTF-8 the way dns-packet
+//! writes them: names, IP addresses, character strings and hex fingerprints.
+
+use leanwire_core::dns::Name;
+
+/// Appends a name as dns-packet's `name.decode` returns it: labels decoded
+/// as UTF-8 with replacement characters, joined by `.`, no trailing dot, and
+/// `.` for the root. In `mail` form (an SOA `rname`, an RP `mbox`) a `.`
+/// inside a label reads `\.`.
+pub fn name(out: &mut Vec<u8>, name: &Name<'_>, mail: bool) {
+    let start = out.len();
+    for label in name.labels() {
+        if out.len() > start {
+            out.push(b'.');
+        }
+        if mail && label.contains(&b'.') {
+            for (i, part) in label.split(|&b| b == b'.').enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(b"\\.");
+                }
+                lossy(out, part);
+            }
+        } else {
+            lossy(out, label);
+        }
+    }
+    if out.len() == start {
+        out.push(b'.');
+    }
+}
+
+/// Appends bytes decoded as UTF-8, each invalid sequence a U+FFFD, as
+/// `Buffer.toString('utf-8')` and `TextDecoder` decode them.
+pub fn lossy(out: &mut Vec<u8>, bytes: &[u8]) {
+    if bytes.is_ascii() {
+        out.extend_from_slice(bytes);
+        return;
+    }
+    for chunk in bytes.utf8_chunks() {
+        out.extend_from_slice(chunk.valid().as_bytes());
+        if !chunk.invalid().is_empty() {
+            out.extend_from_slice("\u{fffd}".as_bytes());
+        }
+    }
+}
+
+/// Appends four octets as `a.b.c.d`.
+pub fn ipv4(out: &mut Vec<u8>, octets: [u8; 4]) {
+    for (i, octet) in octets.into_iter().enumerate() {
+        if i > 0 {
+            out.push(b'.');
+        }
+        decimal(out, octet);
+    }
+}
+
+fn decimal(out: &mut Vec<u8>, value: u8) {
+    if value >= 100 {
+        out.push(b'0' + value / 100);
+    }
+    if value >= 10 {
+        out.push(b'0' + value / 10 % 10);
+    }
+    out.push(b'0' + value % 10);
+}
+
+/// Appends sixteen octets as `@leichtgewicht/ip-codec` prints them: eight
+/// groups in lowercase hex without leading zeros, and the leftmost run of
+/// two or more zero groups (not the longest) as `::`.
+pub fn ipv6(out: &mut Vec<u8>, octets: [u8; 16]) {
+    let groups: [u16; 8] =
+        core::array::from_fn(|i| u16::from_be_bytes([octets[2 * i], octets[2 * i + 1]]));
+    match leftmost_zero_run(&groups) {
+        Some((start, end)) => {
+            hex_groups(out, &groups[..start]);
+            out.extend_from_slice(b"::");
+            hex_groups(out, &groups[end..]);
+        }
+        None => hex_groups(out, &groups),
+    }
+}
+
+/// The first run of two or more zero groups, as `[start, end)`.
+fn leftmost_zero_run(groups: &[u16; 8]) -> Option<(usize, usize)> {
+    let start = (0..7).find(|&i| groups[i] == 0 && groups[i + 1] == 0)?;
+    let end = (start..8).find(|&i| groups[i] != 0).unwrap_or(8);
+    Some((start, end))
+}
+
+const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";
+const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
+
+/// Groups in hex without leading zeros, joined by `:`.
+fn hex_groups(out: &mut Vec<u8>, groups: &[u16]) {
+    for (i, &group) in groups.iter().enumerate() {
+        if i > 0 {
+            out.push(b':');
+        }
+        let digits = (16 - group.leading_zeros()).div_ceil(4).max(1);
+        for d in (0..digits).rev() {
+            out.push(HEX_LOWER[usize::from(group >> (4 * d) & 0xf)]);
+        }
+    }
+}
+
+/// Appends bytes in uppercase hex.
+pub fn upper_hex(out: &mut Vec<u8>, bytes: &[u8]) {
+    for &b in bytes {
+        out.push(HEX_UPPER[usize::from(b >> 4)]);
+        out.push(HEX_UPPER[usize::from(b & 0xf)]);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn v6(hex: &str) -> String {
+        let bytes: Vec<u8> = (0..16)
+            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
+            .collect();
+        let mut out = Vec::new();
+        ipv6(&mut out, bytes.try_into().unwrap());
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn ipv6_compresses_the_leftmost_run_as_ip_codec_does() {
+        assert_eq!(v6("00000000000000000000000000000000"), "::");
+        assert_eq!(v6("00000000000000000000000000000001"), "::1");
+        assert_eq!(v6("20010db8000000000000000000000001"), "2001:db8::1");
+        assert_eq!(v6("20010db8000000010000000000000000"), "2001:db8:0:1::");
+        assert_eq!(v6("00010000000100000000000000000001"), "1:0:1::1");
+        assert_eq!(v6("00010000000000010000000000000001"), "1::1:0:0:0:1");
+        assert_eq!(v6("fe800000000000000000000000000abc"), "fe80::abc");
+    }
+
+    #[test]
+    fn ipv4_is_dotted_decimal() {
+        let mut out = Vec::new();
+        ipv4(&mut out, [192, 0, 10, 255]);
+        assert_eq!(out, b"192.0.10.255");
+    }
+
+    #[test]
+    fn mail_names_escape_dots_inside_labels() {
+        let msg = b"\x08john.doe\x07example\x00";
+        let (parsed, _) = Name::parse(msg, 0).unwrap();
+        let mut out = Vec::new();
+        name(&mut out, &parsed, true);
+        assert_eq!(out, b"john\\.doe.example");
+        out.clear();
+        name(&mut out, &Name::root(), false);
+        assert_eq!(out, b".");
+    }
+
+    #[test]
+    fn invalid_utf8_reads_as_replacement_characters() {
+        let mut out = Vec::new();
+        lossy(&mut out, b"a\xffb\xe2\x82");
+        assert_eq!(String::from_utf8(out).unwrap(), "a\u{fffd}b\u{fffd}");
+    }
+}
