@@ -127,15 +127,92 @@ export interface TdsTokenReport {
 /** Decodes a whole TDS response; throws a LeanwireError at the first defect. */
 export function decodeTds(bytes: Uint8Array, options?: TdsOptions & { chunk?: number }): TdsTokenReport[];
 
+/** How `TdsReader` gives values: as tedious does (the default), or exactly. */
+export type TdsValuesMode = "tedious" | "exact";
+
+/** Options of `TdsReader`. */
+export interface TdsReaderOptions<M extends TdsValuesMode = "tedious"> extends TdsOptions {
+  /** `"tedious"` (the default) or `"exact"`: bigint as `bigint`, decimal, money, time, datetime2 and datetimeoffset as exact strings. */
+  values?: M;
+  /** GUIDs in lowercase (default false: uppercase, as tedious gives them). */
+  lowerCaseGuids?: boolean;
+}
+
+/**
+ * A value of a row, as tedious gives it: number (int types, real, float,
+ * decimal, money), string (bigint, text, GUIDs), boolean (bit), Date (date
+ * and time types, UTC), bytes (binary types; a Buffer in Node) or null.
+ */
+export type TdsValue = null | boolean | number | string | Date | Uint8Array;
+
+/** A value in exact mode: bigint columns as `bigint`, exact types as strings. */
+export type TdsExactValue = TdsValue | bigint;
+
+/** The value type of a values mode. */
+export type TdsValueOf<M extends TdsValuesMode> = M extends "exact" ? TdsExactValue : TdsValue;
+
+/** A column of a COLMETADATA token. */
+export interface TdsColumn {
+  name: string;
+  /** The TYPE_INFO type as MS-TDS names it: `"INTN"`, `"NVARCHAR"`, ... */
+  type: string;
+  /** The SQL type: `"int"`, `"nvarchar(50)"`, `"decimal(18,4)"`, ... */
+  sqlType: string;
+  nullable: boolean;
+  /** The maximum length in bytes; null for MAX and fixed-size types. */
+  length: number | null;
+  /** Precision of decimal and numeric columns, else 0. */
+  precision: number;
+  /** Scale of decimal, numeric and time columns, else 0. */
+  scale: number;
+}
+
+/** A DONE status bit. */
+export type TdsDoneStatus = "MORE" | "ERROR" | "INXACT" | "COUNT" | "ATTN" | "RPCINBATCH" | "SRVERROR";
+
+/** An ENVCHANGE value: text, bytes, or a routing target. */
+export type TdsEnvValue = string | Uint8Array | { protocol: number; port: number; server: string };
+
+/** A token of a TDS response, told apart by `token`. */
+export type TdsToken<V = TdsValue> =
+  | { token: "COLMETADATA"; columns: TdsColumn[] }
+  | { token: "ROW" | "NBCROW"; values: V[] }
+  | { token: "DONE" | "DONEPROC" | "DONEINPROC"; status: readonly TdsDoneStatus[]; curcmd: number; rowcount: number }
+  | {
+      token: "ERROR" | "INFO";
+      number: number;
+      state: number;
+      class: number;
+      message: string;
+      server: string;
+      procedure: string;
+      line: number;
+    }
+  | { token: "ENVCHANGE"; type: string; new: TdsEnvValue; old: TdsEnvValue }
+  | { token: "LOGINACK"; interface: number; tdsVersion: string; progName: string; progVersion: string }
+  | { token: "RETURNSTATUS"; value: number }
+  | { token: "RETURNVALUE"; ordinal: number; name: string; status: number; value: V }
+  | { token: "ORDER"; columns: number[] }
+  | { token: "FEATUREEXTACK" | "SSPI" | "FEDAUTHINFO" | "SESSIONSTATE" | "TABNAME" | "COLINFO"; text: string };
+
+/** What `tokens` and `rows` read: byte chunks from any async or sync iterable, or a web stream. */
+export type TdsSource = AsyncIterable<Uint8Array> | Iterable<Uint8Array> | ReadableStream<Uint8Array>;
+
 /** Reads a TDS response fed in pieces, resuming exactly where each piece ended. */
-export class TdsReader {
-  constructor(options?: TdsOptions);
-  /** Takes in the next piece of the stream. */
+export class TdsReader<M extends TdsValuesMode = "tedious"> {
+  constructor(options?: TdsReaderOptions<M>);
+  /** The current result set's columns. */
+  readonly columns: TdsColumn[];
+  /** Takes in the next piece of the stream, decoding every token it completes. */
   feed(bytes: Uint8Array): void;
   /** The next token, or `null` when the bytes fed so far are used up; throws at a defect. */
-  next(): TdsTokenReport | null;
+  next(): TdsToken<TdsValueOf<M>> | null;
   /** Says the stream is over; throws if it stopped inside a packet or a token. */
   finish(): void;
+  /** Every token of `source`; calls `finish` at the end; throws a LeanwireError on a bad stream. */
+  tokens(source: TdsSource): AsyncGenerator<TdsToken<TdsValueOf<M>>, void, undefined>;
+  /** The rows of every result set of `source`, as arrays of values. */
+  rows(source: TdsSource): AsyncGenerator<TdsValueOf<M>[], void, undefined>;
 }
 
 /**

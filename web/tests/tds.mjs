@@ -1,0 +1,296 @@
+// TdsReader against tedious's token parser, on every TDS stream the
+// repository has: the golden streams of `leanwire tds decode`, the captures
+// and tedious's own token fixtures in shared/vectors/tds. Each stream is fed
+// whole, one byte at a time and in random pieces; every feeding must give
+// the same tokens, and the rows must hold the values tedious gives.
+//
+//   scripts/build-web && node web/tests/tds.mjs
+import { deepStrictEqual, ok, strictEqual } from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+
+const root = new URL("../../", import.meta.url);
+const { TdsReader, LeanwireError } = await import(new URL("web/pkg/node.js", root));
+const require = createRequire(fileURLToPath(new URL("www/package.json", root)));
+const StreamParser = require("tedious/lib/token/stream-parser");
+const Parser = StreamParser.default ?? StreamParser;
+const DebugModule = require("tedious/lib/debug");
+const Debug = DebugModule.default ?? DebugModule;
+
+const read = (path) => readFileSync(new URL(path, root), "utf8");
+const vectors = new URL("../shared/vectors/tds/", root);
+let checks = 0;
+let failures = 0;
+
+function check(name, test) {
+  try {
+    test();
+    checks += 1;
+  } catch (error) {
+    failures += 1;
+    console.error(`FAIL ${name}: ${error.message.split("\n").slice(0, 12).join("\n")}`);
+  }
+}
+
+async function checkAsync(name, test) {
+  try {
+    await test();
+    checks += 1;
+  } catch (error) {
+    failures += 1;
+    console.error(`FAIL ${name}: ${error.message.split("\n").slice(0, 12).join("\n")}`);
+  }
+}
+
+// --- The streams ---------------------------------------------------------
+
+/** `{ name, bytes, tokensOnly, version }` for every stream. */
+function streams() {
+  const out = [];
+  const golden = JSON.parse(read("native/tests/golden/tds_decode.json"));
+  for (const c of golden.cases) {
+    out.push({ name: `golden: ${c.name}`, bytes: Buffer.from(c.hex, "hex"), tokensOnly: c.tokens_only, version: "7.4" });
+  }
+  const hex = readFileSync(new URL("pcap/types_tokens.hex", vectors), "utf8").replace(/\s+/g, "");
+  out.push({ name: "capture: types_tokens.hex", bytes: Buffer.from(hex, "hex"), tokensOnly: true, version: "7.4" });
+  const pytds = JSON.parse(readFileSync(new URL("pytds_unit_test_fixtures.json", vectors), "utf8"));
+  for (const f of pytds) {
+    out.push({ name: `pytds ${f.func}:${f.line}`, bytes: Buffer.from(f.hex, "hex"), tokensOnly: false, version: "7.4" });
+  }
+  const fixtures = JSON.parse(readFileSync(new URL("vectors.json", vectors), "utf8"));
+  for (const f of fixtures) {
+    const context = f.context ?? {};
+    if (!f.layer.startsWith("token_stream") || context.colMetadata_before || f.expected.error !== null) continue;
+    const version = (context.options?.tdsVersion ?? "7_4").replace("_", ".");
+    out.push({ name: `tedious fixture: ${f.test}`, bytes: Buffer.from(f.hex, "hex"), tokensOnly: true, version });
+  }
+  return out;
+}
+
+/** The token stream inside packets. */
+function payloads(bytes) {
+  const parts = [];
+  for (let at = 0; at + 8 <= bytes.length; ) {
+    const length = bytes.readUInt16BE(at + 2);
+    parts.push(bytes.subarray(at + 8, at + length));
+    at += length;
+  }
+  return Buffer.concat(parts);
+}
+
+// --- Reading ----------------------------------------------------------------
+
+/** Every token of `pieces`, and the error that stopped the reader. */
+function leanwire(stream, pieces, options = {}) {
+  const reader = new TdsReader({ tokensOnly: stream.tokensOnly, tdsVersion: stream.version, ...options });
+  const tokens = [];
+  try {
+    for (const piece of pieces) {
+      reader.feed(piece);
+      for (let token; (token = reader.next()) !== null; ) tokens.push(token);
+    }
+    reader.finish();
+  } catch (error) {
+    return { tokens, error };
+  }
+  return { tokens, error: null };
+}
+
+/** tedious's rows (arrays of values) and its error, if it stopped. */
+async function tedious(stream) {
+  const tokens = stream.tokensOnly ? stream.bytes : payloads(stream.bytes);
+  const options = { tdsVersion: stream.version.replace(".", "_"), useUTC: true, lowerCaseGuids: false };
+  const rows = [];
+  try {
+    for await (const token of Parser.parseTokens([tokens], new Debug(), options)) {
+      if (token.name === "ROW" || token.name === "NBCROW") rows.push(token.columns.map((c) => c.value));
+    }
+  } catch (error) {
+    return { rows, error };
+  }
+  return { rows, error: null };
+}
+
+/** A value in a form that `deepStrictEqual` compares as tedious and leanwire mean it. */
+function plain(value) {
+  if (value instanceof Date) return { date: value.getTime() };
+  if (value instanceof Uint8Array) return { bytes: Buffer.from(value).toString("hex") };
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === "bigint") return { bigint: value.toString() };
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  }
+  return value;
+}
+
+const rowsOf = (tokens) => tokens.filter((t) => t.token === "ROW" || t.token === "NBCROW").map((t) => t.values);
+
+let seed = 7;
+function random(most) {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return 1 + (seed % most);
+}
+
+function split(bytes, size) {
+  const out = [];
+  for (let at = 0; at < bytes.length; ) {
+    const n = typeof size === "function" ? size() : size;
+    out.push(bytes.subarray(at, at + n));
+    at += n;
+  }
+  return out;
+}
+
+// --- Every stream, every feeding, against tedious -----------------------------
+
+/**
+ * Streams where leanwire stops on purpose where tedious reads on (as
+ * core/tests/support/tds_cases.rs records them): the defect and its offset.
+ */
+const DELIBERATE = {
+  // pytds's fixture sends LOGINACK version 0x650B0003, which no server speaks.
+  "pytds test_login_parsing:399": ["UnsupportedVersion", 333],
+  // tedious's fixture writes ENVCHANGE Length 0 ahead of a 15-byte body.
+  "tedious fixture: Token Stream Parser should parse envChange token": ["LengthMismatch", 3],
+  "tedious fixture: Token Stream Parser should parse token split across buffers": ["LengthMismatch", 3],
+  "tedious fixture: Token Stream Parser should parse token delivered one byte at a time": ["LengthMismatch", 3],
+};
+
+const all = streams();
+for (const stream of all) {
+  const whole = leanwire(stream, [stream.bytes]);
+  check(`${stream.name}: fed 1 byte at a time`, () => {
+    deepStrictEqual(plain(leanwire(stream, split(stream.bytes, 1))), plain(whole));
+  });
+  check(`${stream.name}: fed in random pieces`, () => {
+    deepStrictEqual(plain(leanwire(stream, split(stream.bytes, () => random(64)))), plain(whole));
+  });
+  const peer = await tedious(stream);
+  check(`${stream.name}: rows as tedious reads them`, () => {
+    const deliberate = DELIBERATE[stream.name];
+    if (deliberate !== undefined) {
+      deepStrictEqual([whole.error?.kind, whole.error?.offset], deliberate);
+      deepStrictEqual(plain(rowsOf(whole.tokens)), plain(peer.rows));
+    } else if (peer.error === null) {
+      strictEqual(whole.error, null, `leanwire failed: ${whole.error?.message}`);
+      deepStrictEqual(plain(rowsOf(whole.tokens)), plain(peer.rows));
+    } else {
+      // A stream tedious cannot read: leanwire must stop too, and agree up to there.
+      ok(whole.error instanceof LeanwireError, `tedious failed (${peer.error.message}), leanwire did not`);
+      deepStrictEqual(plain(rowsOf(whole.tokens).slice(0, peer.rows.length)), plain(peer.rows));
+    }
+  });
+}
+ok(all.length >= 30, `only ${all.length} streams`);
+
+// --- Exact values -----------------------------------------------------------------
+
+const types = all.find((s) => s.name === "capture: types_tokens.hex");
+check("exact values", () => {
+  const { tokens, error } = leanwire(types, [types.bytes], { values: "exact" });
+  strictEqual(error, null);
+  const [row] = rowsOf(tokens);
+  strictEqual(row[0], -1234567890123n, "bigint");
+  strictEqual(row[1], "12345.6789", "decimal(38,4)");
+  strictEqual(row[2], "6F9619FF-8B86-D011-B42D-00C04FC964FF", "uniqueidentifier");
+  strictEqual(row[4], "13:14:15.1234567", "time(7)");
+  strictEqual(row[5], "2024-02-29T13:14:15.456", "datetime2(3)");
+  strictEqual(row[6], "2024-02-29T08:14:15.1234567-05:00", "datetimeoffset(7)");
+  strictEqual(row[7], "123.4567", "money");
+  strictEqual(row[8], 3.5, "float");
+});
+check("default values", () => {
+  const [row] = rowsOf(leanwire(types, [types.bytes], { lowerCaseGuids: true }).tokens);
+  strictEqual(row[0], "-1234567890123", "bigint");
+  strictEqual(row[1], 12345.6789, "decimal(38,4)");
+  strictEqual(row[2], "6f9619ff-8b86-d011-b42d-00c04fc964ff", "uniqueidentifier");
+  strictEqual(row[3].toISOString(), "2024-02-29T00:00:00.000Z", "date");
+  strictEqual(row[6].toISOString(), "2024-02-29T13:14:15.123Z", "datetimeoffset as UTC");
+  strictEqual(row[9], true, "bit");
+  ok(row[11] instanceof Buffer, "varbinary");
+  strictEqual(row[12], "plp text", "nvarchar(max)");
+});
+check("a big bigint", () => {
+  // COLMETADATA (bigint), ROW 2^62 + 1, DONE.
+  const big = Buffer.from("8101000000000001002608016200d108010000000000004000fd0000c1000000000000000000", "hex");
+  const stream = { bytes: big, tokensOnly: true, version: "7.4" };
+  strictEqual(rowsOf(leanwire(stream, [big]).tokens)[0][0], "4611686018427387905");
+  strictEqual(rowsOf(leanwire(stream, [big], { values: "exact" }).tokens)[0][0], 4611686018427387905n);
+});
+
+// --- Sources ------------------------------------------------------------------------
+
+const generated = all.find((s) => s.name.startsWith("golden: generated"));
+const want = plain(leanwire(generated, [generated.bytes]).tokens);
+const pieces = split(generated.bytes, 100);
+async function collect(source) {
+  const tokens = [];
+  for await (const token of new TdsReader().tokens(source)) tokens.push(token);
+  return plain(tokens);
+}
+await checkAsync("tokens() over an array", async () => deepStrictEqual(await collect(pieces), want));
+await checkAsync("tokens() over an async generator", async () => {
+  deepStrictEqual(await collect((async function* () { yield* pieces; })()), want);
+});
+await checkAsync("tokens() over a Node Readable", async () => deepStrictEqual(await collect(Readable.from(pieces)), want));
+await checkAsync("tokens() over a web ReadableStream", async () => {
+  const stream = new ReadableStream({
+    start(controller) {
+      for (const piece of pieces) controller.enqueue(new Uint8Array(piece));
+      controller.close();
+    },
+  });
+  deepStrictEqual(await collect(stream), want);
+});
+await checkAsync("rows() gives the rows", async () => {
+  const rows = [];
+  const reader = new TdsReader();
+  for await (const values of reader.rows(Readable.from(pieces))) rows.push(values);
+  deepStrictEqual(plain(rows), plain(rowsOf(leanwire(generated, [generated.bytes]).tokens)));
+  strictEqual(reader.columns.map((c) => c.name).join(), "id,big,name,amount,ts,guid,note,body");
+});
+
+// --- Bad streams ---------------------------------------------------------------------
+
+async function rejects(name, source, kind, offset, options = {}) {
+  await checkAsync(name, async () => {
+    let thrown = null;
+    try {
+      for await (const _ of new TdsReader(options).tokens(source)) void _;
+    } catch (error) {
+      thrown = error;
+    }
+    ok(thrown instanceof LeanwireError, `no LeanwireError: ${thrown}`);
+    strictEqual(thrown.kind, kind);
+    strictEqual(thrown.offset, offset);
+  });
+}
+const golden = (name) => all.find((s) => s.name === `golden: ${name}`).bytes;
+await rejects("a stream cut inside a ROW", [golden("types_tokens cut inside a ROW")], "UnexpectedEof", 400, { tokensOnly: true });
+await rejects("a stream cut inside a ROW, in bytes", split(golden("types_tokens cut inside a ROW"), 1), "UnexpectedEof", 400, { tokensOnly: true });
+await rejects("an unknown token", [golden("unknown token id")], "UnknownToken", 0, { tokensOnly: true });
+await rejects("a packet cut short", [generated.bytes.subarray(0, 1000)], "TruncatedPacket", 1000);
+// Token byte 0x99 where the fourth row should start, past rows read whole.
+const corrupt = Buffer.from(payloads(generated.bytes));
+const rowsStart = rowsOf(leanwire(generated, [generated.bytes]).tokens).length > 3 ? corrupt.indexOf(0xd1, 400) : -1;
+corrupt[rowsStart] = 0x99;
+await rejects("a bad token after whole rows", split(corrupt, 50), "UnknownToken", rowsStart, { tokensOnly: true });
+check("next() throws after the tokens before a defect", () => {
+  const reader = new TdsReader({ tokensOnly: true });
+  reader.feed(corrupt);
+  let tokens = 0;
+  let thrown = null;
+  try {
+    while (reader.next() !== null) tokens += 1;
+  } catch (error) {
+    thrown = error;
+  }
+  ok(thrown instanceof LeanwireError && thrown.offset === rowsStart, "the defect, after the rows");
+  ok(tokens >= 2, "tokens before the defect");
+});
+
+ok(Object.keys(DELIBERATE).every((name) => all.some((s) => s.name === name)), "every deliberate difference is a stream");
+console.log(`tds: ${checks} checks on ${all.length} streams (every one whole, in 1-byte and in random pieces, against tedious), ${failures} failed`);
+process.exit(failures === 0 ? 0 : 1);
