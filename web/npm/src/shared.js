@@ -3,7 +3,9 @@
 // A call puts its input into the module's input buffer, calls one export
 // that takes and returns numbers, and reads the result from memory: a tape
 // of 32-bit words and a text area of UTF-8. Views over the memory are made
-// once and remade only when the memory grows.
+// once and remade only when the memory grows, which detaches the old buffer
+// and leaves its views empty: `u8.length === 0` is the cheap test for it
+// (reading `memory.buffer` costs more than the rest of a small call).
 
 import { LeanwireError } from "./errors.js";
 
@@ -55,21 +57,21 @@ function reserve(len) {
 /** Writes `text` as UTF-8 into the input buffer; returns its length in bytes. */
 export function putString(text) {
   const most = text.length * 3;
-  if (most > inputCap || wasm === null || buffer !== wasm.memory.buffer) reserve(most);
+  if (most > inputCap || u8 === null || u8.length === 0) reserve(most);
   return encoder.encodeInto(text, inputView).written;
 }
 
 /** Copies `bytes` into the input buffer; returns their length. */
 export function putBytes(bytes) {
   const len = bytes.length;
-  if (len > inputCap || wasm === null || buffer !== wasm.memory.buffer) reserve(len);
+  if (len > inputCap || u8 === null || u8.length === 0) reserve(len);
   inputView.set(bytes);
   return len;
 }
 
 /** Where the last call's tape starts, as an index into `u32`. Call after every call into the module. */
 export function tapeAt() {
-  if (buffer !== wasm.memory.buffer) refresh();
+  if (u32.length === 0) refresh();
   return u32[headerAt] >>> 2;
 }
 
@@ -80,14 +82,14 @@ export function tapeLength() {
 
 /** The last call's text area, decoded. */
 export function text() {
-  if (buffer !== wasm.memory.buffer) refresh();
+  if (u8.length === 0) refresh();
   const at = u32[headerAt + 2];
   return decoder.decode(u8.subarray(at, at + u32[headerAt + 3]));
 }
 
 /** The last call's text area, as bytes (a copy). */
 export function textBytes() {
-  if (buffer !== wasm.memory.buffer) refresh();
+  if (u8.length === 0) refresh();
   const at = u32[headerAt + 2];
   return u8.slice(at, at + u32[headerAt + 3]);
 }
@@ -104,7 +106,7 @@ const utf16 = typeof Buffer === "function" ? null : new TextDecoder("utf-16le");
 
 /** The last call's text area, decoded as UTF-16LE (for calls whose text area holds UTF-16). */
 export function textUtf16() {
-  if (buffer !== wasm.memory.buffer) refresh();
+  if (u8.length === 0) refresh();
   const at = u32[headerAt + 2];
   const len = u32[headerAt + 3];
   if (len === 0) return "";
