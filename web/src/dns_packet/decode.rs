@@ -4,15 +4,14 @@
 //! Every fixed-width read is bounds-checked the way Node checks
 //! `buf.readUInt16BE(offset)`, and a failed one is reported with its offset
 //! and width, from which JavaScript throws the very `RangeError` Node would.
-//! Names are read by `leanwire_core::dns::Name`.
-
-use leanwire_core::dns::{ErrorKind, Name};
+//! Names follow dns-packet's rules for pointers and lengths, which differ
+//! from `leanwire_core::dns::Name`'s (see [`Decoder::name`]).
 
 use super::text;
 use crate::shared::Output;
 
 /// Why a decode stopped.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// A `readUInt8`/`readUInt16BE`/`readUInt32BE` of `width` bytes at `at`
     /// went past the end: Node throws `ERR_OUT_OF_RANGE`.
@@ -39,8 +38,9 @@ pub enum Fault {
     /// Record data that runs past the end of the buffer where dns-packet
     /// would read `undefined` or a clamped slice and carry on.
     Overrun {
-        /// The first offset that is missing.
-        at: usize,
+        /// Where dns-packet goes on reading after the record data, when that
+        /// is a number (it is `NaN` after a length byte it read as `undefined`).
+        next: Option<usize>,
     },
 }
 
@@ -56,7 +56,7 @@ impl Fault {
             Fault::NameLabel => ("NameLabel", 0, 0),
             Fault::TxtOverflow => ("TxtOverflow", 0, 0),
             Fault::Protocol => ("Protocol", 0, 0),
-            Fault::Overrun { at } => ("Overrun", at, 0),
+            Fault::Overrun { .. } => ("Overrun", 0, 0),
         }
     }
 }
@@ -166,16 +166,14 @@ impl<'a, 'o> Decoder<'a, 'o> {
         self.buf
             .get(at)
             .map(|&b| u32::from(b))
-            .ok_or(Fault::Overrun { at })
+            .ok_or(Fault::Overrun { next: None })
     }
 
     /// Checks that `[start, end)` is inside the buffer, where dns-packet
-    /// would take a clamped slice.
-    fn span(&self, start: usize, end: usize) -> Read<()> {
+    /// would take a clamped slice and go on at `next`.
+    fn span(&self, end: usize, next: Option<usize>) -> Read<()> {
         if end > self.buf.len() {
-            return Err(Fault::Overrun {
-                at: self.buf.len().max(start),
-            });
+            return Err(Fault::Overrun { next });
         }
         Ok(())
     }
@@ -197,26 +195,62 @@ impl<'a, 'o> Decoder<'a, 'o> {
         Ok(value)
     }
 
-    /// Reads the name at `at` and pushes its text; returns the bytes it took.
+    /// Reads the name at `at` by dns-packet's rules and pushes its text;
+    /// returns the bytes it took where it lies. A pointer must lead before
+    /// the start of the labels being read (the name's start, or the last
+    /// pointer's target), and the labels may add up to 254 bytes with their
+    /// length bytes.
     pub fn name(&mut self, at: usize, mail: bool) -> Read<usize> {
-        if at >= self.buf.len() {
-            return Err(Fault::NameOverflow);
+        let buf = self.buf;
+        self.scratch.clear();
+        let (mut pos, mut segment, mut taken, mut total) = (at, at, 0, 0);
+        let mut jumped = false;
+        loop {
+            let len = usize::from(*buf.get(pos).ok_or(Fault::NameOverflow)?);
+            pos += 1;
+            taken += usize::from(!jumped);
+            match len & 0xc0 {
+                _ if len == 0 => break,
+                0x00 => {
+                    let label = buf.get(pos..pos + len).ok_or(Fault::NameOverflow)?;
+                    total += len + 1;
+                    if total > 254 {
+                        return Err(Fault::NameTooLong);
+                    }
+                    if !self.scratch.is_empty() {
+                        self.scratch.push(b'.');
+                    }
+                    text::label(&mut self.scratch, label, mail);
+                    pos += len;
+                    taken += if jumped { 0 } else { len };
+                }
+                0xc0 => {
+                    let low = usize::from(*buf.get(pos).ok_or(Fault::NameOverflow)?);
+                    let target = (len & 0x3f) << 8 | low;
+                    if target >= segment {
+                        return Err(Fault::NamePointer);
+                    }
+                    taken += usize::from(!jumped);
+                    jumped = true;
+                    (pos, segment) = (target, target);
+                }
+                _ => return Err(Fault::NameLabel),
+            }
         }
-        let (name, next) = Name::parse(self.buf, at).map_err(|error| match error.kind() {
-            ErrorKind::NameTooLong => Fault::NameTooLong,
-            ErrorKind::ForwardPointer | ErrorKind::PointerLoop => Fault::NamePointer,
-            ErrorKind::ReservedLabelType => Fault::NameLabel,
-            _ => Fault::NameOverflow,
-        })?;
-        self.push_string(|s| text::name(s, &name, mail));
-        Ok(next - at)
+        if self.scratch.is_empty() {
+            self.scratch.push(b'.');
+        }
+        // `text::label` writes whole UTF-8 characters.
+        self.out
+            .push_text(core::str::from_utf8(&self.scratch).unwrap_or_default());
+        Ok(taken)
     }
 
     /// A `<character-string>` as dns-packet's `string.decode` reads it;
     /// returns the bytes it took.
     fn string(&mut self, at: usize) -> Read<usize> {
         let len = self.byte(at)? as usize;
-        self.span(at + 1, at + 1 + len)?;
+        self.span(at + 1 + len, None)?;
         let bytes = &self.buf[at + 1..at + 1 + len];
         self.push_string(|s| text::lossy(s, bytes));
         Ok(1 + len)
@@ -245,12 +279,31 @@ impl<'a, 'o> Decoder<'a, 'o> {
         for _ in 0..counts[0] {
             pos += self.question(pos)?;
         }
-        for count in &counts[1..] {
-            for _ in 0..*count {
-                pos += self.answer(pos)?;
+        // After record data that ran past the end, dns-packet goes on with
+        // what it read there; the decode goes on with it, to fail where
+        // dns-packet fails, and fails anyway. Once its offset is `NaN`,
+        // every later record is read at offset 0.
+        let mut overrun = None;
+        for _ in 0..counts[1..].iter().sum::<u32>() {
+            if overrun == Some(None) {
+                match self.answer(0) {
+                    Ok(_) | Err(Fault::Overrun { .. }) => break,
+                    Err(fault) => return Err(fault),
+                }
+            }
+            match self.answer(pos) {
+                Ok(taken) => pos += taken,
+                Err(Fault::Overrun { next }) => {
+                    overrun = Some(next);
+                    pos = next.unwrap_or(0);
+                }
+                Err(fault) => return Err(fault),
             }
         }
-        Ok(pos - at)
+        match overrun {
+            Some(_) => Err(Fault::Overrun { next: None }),
+            None => Ok(pos - at),
+        }
     }
 
     /// A question: `name type class`.
@@ -324,7 +377,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
             rtype::TLSA => self.tlsa(at),
             _ => {
                 let len = self.u16(at)? as usize;
-                self.span(at + 2, at + 2 + len)?;
+                self.span(at + 2 + len, Some(at + 2 + len))?;
                 self.push_bytes(at + 2, at + 2 + len);
                 Ok(len + 2)
             }
@@ -332,7 +385,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
     }
 
     fn a(&mut self, at: usize) -> Read<usize> {
-        self.span(at + 2, at + 6)?;
+        self.span(at + 6, Some(at + 6))?;
         let mut octets = [0; 4];
         octets.copy_from_slice(&self.buf[at + 2..at + 6]);
         self.push_string(|s| text::ipv4(s, octets));
@@ -340,7 +393,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
     }
 
     fn aaaa(&mut self, at: usize) -> Read<usize> {
-        self.span(at + 2, at + 18)?;
+        self.span(at + 18, Some(at + 18))?;
         let mut octets = [0; 16];
         octets.copy_from_slice(&self.buf[at + 2..at + 18]);
         self.push_string(|s| text::ipv6(s, octets));
@@ -372,7 +425,10 @@ impl<'a, 'o> Decoder<'a, 'o> {
             if remaining < len {
                 return Err(Fault::TxtOverflow);
             }
-            self.span(pos, pos + len)?;
+            // After a clamped slice dns-packet reads `undefined` lengths,
+            // unless the data is used up.
+            let next = (remaining == len).then_some(pos + len);
+            self.span(pos + len, next)?;
             self.push_bytes(pos, pos + len);
             self.out.tape[count_at] += 1;
             pos += len;
@@ -395,9 +451,11 @@ impl<'a, 'o> Decoder<'a, 'o> {
     fn caa(&mut self, at: usize) -> Read<usize> {
         let len = self.u16(at)? as usize;
         self.field(Self::u8, at + 2)?;
-        let pos = at + 3 + self.string(at + 3)?;
         let end = at + 2 + len;
-        self.span(pos, end)?;
+        // dns-packet counts the RDLENGTH, whatever it read.
+        let overrun = Fault::Overrun { next: Some(end) };
+        let pos = at + 3 + self.string(at + 3).map_err(|_| overrun)?;
+        self.span(end, Some(end))?;
         let value = self.buf.get(pos..end).unwrap_or(&[]);
         self.push_string(|s| text::lossy(s, value));
         Ok(len + 2)
@@ -410,7 +468,14 @@ impl<'a, 'o> Decoder<'a, 'o> {
         self.push(0);
         let mut pos = at + 2;
         while remaining > 0 {
-            let taken = self.option(pos)?;
+            let taken = match self.option(pos) {
+                Ok(taken) => taken,
+                // Past a clamped option dns-packet reads the next one's code.
+                Err(Fault::Overrun { next: Some(next) }) if remaining > (next - pos) as isize => {
+                    return Err(Fault::Range { at: next, width: 2 });
+                }
+                Err(fault) => return Err(fault),
+            };
             self.out.tape[count_at] += 1;
             pos += taken;
             remaining -= taken as isize;
@@ -425,7 +490,6 @@ impl<'a, 'o> Decoder<'a, 'o> {
         let code = self.field(Self::u16, at)?;
         let len = self.u16(at + 2)? as usize;
         let data = at + 4;
-        self.span(data, data + len)?;
         self.push_bytes(data, data + len);
         match code {
             8 => {
@@ -434,7 +498,10 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 self.field(Self::u8, data + 3)?;
                 let mut padded = [0u8; 16];
                 let size = if family == 1 { 4 } else { 16 };
-                let copied = len.saturating_sub(4).min(size);
+                let copied = len
+                    .saturating_sub(4)
+                    .min(size)
+                    .min(self.buf.len().saturating_sub(data + 4));
                 padded[..copied].copy_from_slice(&self.buf[data + 4..data + 4 + copied]);
                 if size == 4 {
                     self.push_string(|s| {
@@ -457,6 +524,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
             }
             _ => {}
         }
+        self.span(data + len, Some(data + len))?;
         Ok(len + 4)
     }
 
@@ -475,7 +543,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
     /// dns-packet slices the rest of a record's data; returns where it ends.
     fn tail(&mut self, start: usize, end: usize) -> Read<usize> {
         let end = end.max(start);
-        self.span(start, end)?;
+        self.span(end, Some(self.buf.len()))?;
         self.push_bytes(start, end);
         Ok(end)
     }
@@ -526,11 +594,23 @@ impl<'a, 'o> Decoder<'a, 'o> {
         self.field(Self::u8, at + 3)?;
         self.field(Self::u16, at + 4)?;
         let mut pos = at + 6;
-        for _ in 0..2 {
+        for i in 0..2 {
             let len = self.u8(pos)? as usize;
-            self.span(pos + 1, pos + 1 + len)?;
-            self.push_bytes(pos + 1, pos + 1 + len);
-            pos += 1 + len;
+            let after = pos + 1 + len;
+            // Past a clamped slice dns-packet reads the next length byte,
+            // or the bitmap's first window if it thinks there is one.
+            self.span(after, None).map_err(|_| {
+                if i == 0 || after < at + length {
+                    Fault::Range {
+                        at: after,
+                        width: 1,
+                    }
+                } else {
+                    Fault::Overrun { next: Some(after) }
+                }
+            })?;
+            self.push_bytes(pos + 1, after);
+            pos = after;
         }
         Ok(self.type_bitmap(pos, at + length)? - at)
     }
@@ -552,11 +632,11 @@ impl<'a, 'o> Decoder<'a, 'o> {
         let len = match hash {
             1 => 20,
             2 => 32,
-            _ => return Err(Fault::Overrun { at: at + 4 }),
+            _ => return Err(Fault::Overrun { next: None }),
         };
         self.push(algorithm);
         self.push(hash);
-        self.span(at + 4, at + 4 + len)?;
+        self.span(at + 4 + len, Some(at + 4 + len))?;
         let fingerprint = &self.buf[at + 4..at + 4 + len];
         self.push_string(|s| text::upper_hex(s, fingerprint));
         Ok(4 + len)
@@ -568,7 +648,14 @@ impl<'a, 'o> Decoder<'a, 'o> {
         self.field(Self::u16, at + 4)?;
         let mut pos = at + 6;
         for _ in 0..3 {
-            pos += self.string(pos)?;
+            match self.string(pos) {
+                Ok(taken) => pos += taken,
+                // dns-packet's offset is now `NaN`: it reads the rest at 0.
+                Err(fault) => {
+                    self.name(0, false)?;
+                    return Err(fault);
+                }
+            }
         }
         pos += self.name(pos, false)?;
         Ok(pos - at)

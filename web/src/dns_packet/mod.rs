@@ -42,18 +42,18 @@
 //! where the read started and the message its width.
 //!
 //! # Where the results differ from dns-packet
-//! Only on malformed input:
-//! - Where dns-packet reads past the end of the buffer without a check
-//!   (`buf[i]` is `undefined`, a slice is clamped) and returns strings such
-//!   as `"192.0.undefined.undefined"`, or an SSHFP hash type other than 1 or
-//!   2 leaves `decode.bytes` at `NaN`, this throws a `RangeError`,
-//!   `Record data runs past the end of the buffer`.
-//! - Names are read by `leanwire_core::dns::Name`, which follows a pointer
-//!   only backwards and never to a place it has already been; dns-packet
-//!   refuses a pointer at or after the start of the labels it is reading.
-//!   A pointer into the middle of the name's own earlier labels is `bad
-//!   pointer` in dns-packet and may read differently here, and a chain of
-//!   more than 32 pointers is refused here.
+//! Only on malformed input. Where dns-packet reads past the end of the
+//! buffer without a check (`buf[i]` is `undefined`, a slice is clamped) it
+//! returns made-up values, such as `"192.0.undefined.undefined"` or a
+//! shortened key, and a `decode.bytes` that may be `NaN`. This decode
+//! follows it past such a record, so that it throws whatever dns-packet
+//! throws later, and where dns-packet would return, it throws a
+//! `RangeError`, `Record data runs past the end of the buffer`, instead.
+//!
+//! Names follow dns-packet's rules (a pointer must lead before the labels
+//! being read; at most 254 bytes of labels), which differ from
+//! `leanwire_core::dns::Name`'s, so that every malformed name fails with
+//! dns-packet's message.
 
 pub mod decode;
 pub mod encode;

@@ -1,0 +1,207 @@
+// leanwire/dns-packet against dns-packet 5.6.1 itself, on every DNS message
+// vector: decoding, encoding, the per-type codecs, and the errors thrown
+// for every truncation and for corrupted bytes.
+//
+//   scripts/build-web && node web/tests/dns-packet.mjs
+
+import { readFileSync, readdirSync, existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { isDeepStrictEqual, inspect } from "node:util";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const peer = createRequire(`${root}www/package.json`)("dns-packet");
+const lw = await import("../pkg/dns-packet.node.js");
+
+/** The one error leanwire throws where dns-packet reads past the end and carries on. */
+const OVERRUN = "Record data runs past the end of the buffer";
+
+let passed = 0;
+const failures = [];
+const overruns = { truncated: 0, corrupted: 0 };
+
+function check(ok, what, detail) {
+  if (ok) {
+    passed++;
+  } else {
+    failures.push(`${what}${detail === undefined ? "" : `\n    ${detail}`}`);
+  }
+}
+
+function show(value) {
+  return inspect(value, { depth: 6, breakLength: Infinity }).slice(0, 600);
+}
+
+/** `{ value }` or `{ error }` of a call. */
+function attempt(fn) {
+  try {
+    return { value: fn() };
+  } catch (error) {
+    return { error: `${error.constructor.name}: ${error.message}` };
+  }
+}
+
+function same(a, b) {
+  return isDeepStrictEqual(a, b);
+}
+
+function loadVectors() {
+  const vectors = [];
+  const seen = new Set();
+  const add = (file, hex) => {
+    hex = hex.trim().toLowerCase();
+    if (seen.has(hex)) return;
+    seen.add(hex);
+    vectors.push({ file, buf: Buffer.from(hex, "hex") });
+  };
+  const { messages } = JSON.parse(readFileSync(`${root}core/tests/vectors/dns/messages.json`, "utf8"));
+  for (const m of messages) add(m.file, m.hex);
+  const shared = `${root}../shared/vectors/dns/`;
+  for (const dir of ["", "nsd_live/"]) {
+    if (!existsSync(shared + dir)) continue;
+    for (const file of readdirSync(shared + dir).filter((f) => f.endsWith(".hex")).sort()) {
+      add(dir + file, readFileSync(shared + dir + file, "utf8").replace(/\s+/g, ""));
+    }
+  }
+  return vectors;
+}
+
+/** Decodes with both; checks values, byte counts and errors. Returns dns-packet's outcome. */
+function compareDecode(what, buf, offset) {
+  const theirs = attempt(() => peer.decode(buf, offset));
+  const theirBytes = peer.decode.bytes;
+  const ours = attempt(() => lw.decode(buf, offset));
+  if (theirs.error !== undefined || ours.error !== undefined) {
+    check(theirs.error === ours.error, `${what}: errors`, `dns-packet ${theirs.error ?? "ok"} | leanwire ${ours.error ?? "ok"}`);
+  } else {
+    check(same(ours.value, theirs.value), `${what}: decoded`, `dns-packet ${show(theirs.value)}\n    leanwire   ${show(ours.value)}`);
+    check(lw.decode.bytes === theirBytes, `${what}: decode.bytes`, `${theirBytes} vs ${lw.decode.bytes}`);
+  }
+  return theirs;
+}
+
+/** Like compareDecode, but an overrun where dns-packet carried on is the documented difference. */
+function compareBroken(what, buf, kind) {
+  const theirs = attempt(() => peer.decode(buf));
+  const theirBytes = peer.decode.bytes;
+  const ours = attempt(() => lw.decode(buf));
+  if (ours.error === `RangeError: ${OVERRUN}` && theirs.error === undefined) {
+    overruns[kind]++;
+    return;
+  }
+  if (theirs.error !== undefined || ours.error !== undefined) {
+    check(theirs.error === ours.error, `${what}: errors`, `dns-packet ${theirs.error ?? "ok"} | leanwire ${ours.error ?? "ok"}`);
+  } else {
+    check(same(ours.value, theirs.value), `${what}: decoded`, `dns-packet ${show(theirs.value)}\n    leanwire   ${show(ours.value)}`);
+    check(lw.decode.bytes === theirBytes, `${what}: decode.bytes`, `${theirBytes} vs ${lw.decode.bytes}`);
+  }
+}
+
+function compareEncode(what, buf) {
+  const packet = () => peer.decode(buf);
+  const theirs = attempt(() => peer.encode(packet()));
+  if (theirs.error !== undefined) return;
+  const ours = attempt(() => lw.encode(packet()));
+  check(same(ours.value, theirs.value), `${what}: encode`, `dns-packet ${show(theirs.value)}\n    leanwire   ${show(ours.value ?? ours.error)}`);
+  check(lw.encode.bytes === peer.encode.bytes, `${what}: encode.bytes`);
+  check(lw.encodingLength(packet()) === peer.encodingLength(packet()), `${what}: encodingLength`);
+  // Into a caller's buffer, at an offset.
+  const into = Buffer.alloc(theirs.value.length + 9, 0xaa);
+  const theirInto = Buffer.alloc(theirs.value.length + 9, 0xaa);
+  lw.encode(packet(), into, 5);
+  peer.encode(packet(), theirInto, 5);
+  check(into.equals(theirInto), `${what}: encode into a buffer at an offset`);
+  // And it decodes back the same at that offset.
+  compareDecode(`${what} at offset 5`, theirInto, 5);
+
+  const stream = attempt(() => lw.streamEncode(packet()));
+  check(same(stream.value, peer.streamEncode(packet())), `${what}: streamEncode`);
+  check(lw.streamEncode.bytes === peer.streamEncode.bytes, `${what}: streamEncode.bytes`);
+  const ourStream = lw.streamDecode(stream.value);
+  check(same(ourStream, peer.streamDecode(stream.value)), `${what}: streamDecode`);
+  check(lw.streamDecode.bytes === peer.streamDecode.bytes, `${what}: streamDecode.bytes`);
+  check(lw.streamDecode(stream.value.subarray(0, stream.value.length - 1)) === null, `${what}: streamDecode of too few bytes`);
+}
+
+/** Every record's data through `record(type)`, `answer` and `question`, against dns-packet's. */
+function compareCodecs(what, buf) {
+  const packet = peer.decode(buf);
+  for (const q of packet.questions) {
+    const theirs = Buffer.alloc(peer.question.encodingLength(q));
+    peer.question.encode(q, theirs);
+    const out = Buffer.alloc(lw.question.encodingLength(q));
+    check(lw.question.encode(q, out) === q, `${what}: question.encode returns the question`);
+    check(same(out, theirs), `${what}: question.encode ${q.name}`);
+    check(same(lw.question.decode(out), peer.question.decode(out)), `${what}: question.decode`);
+    check(lw.question.decode.bytes === peer.question.decode.bytes, `${what}: question.decode.bytes`);
+    check(same(lw.name.encode(q.name), peer.name.encode(q.name)), `${what}: name.encode ${q.name}`);
+    check(lw.name.encodingLength(q.name) === peer.name.encodingLength(q.name), `${what}: name.encodingLength`);
+  }
+  for (const a of [...packet.answers, ...packet.authorities, ...packet.additionals]) {
+    const label = `${what}: ${a.type} ${a.name}`;
+    const theirAnswer = attempt(() => peer.answer.encode(a));
+    if (theirAnswer.error !== undefined) continue;
+    const ourAnswer = attempt(() => lw.answer.encode(a));
+    check(same(ourAnswer.value, theirAnswer.value), `${label}: answer.encode`, `${show(theirAnswer.value)}\n    ${show(ourAnswer.value ?? ourAnswer.error)}`);
+    check(lw.answer.encode.bytes === peer.answer.encode.bytes, `${label}: answer.encode.bytes`);
+    check(lw.answer.encodingLength(a) === peer.answer.encodingLength(a), `${label}: answer.encodingLength`);
+    check(same(lw.answer.decode(theirAnswer.value), peer.answer.decode(theirAnswer.value)), `${label}: answer.decode`);
+    check(lw.answer.decode.bytes === peer.answer.decode.bytes, `${label}: answer.decode.bytes`);
+    const data = a.type === "OPT" ? a.options : a.data;
+    const theirCodec = peer.record(a.type);
+    const ourCodec = lw.record(a.type);
+    const theirData = theirCodec.encode(data);
+    check(same(ourCodec.encode(data), theirData), `${label}: record(type).encode`);
+    check(ourCodec.encode.bytes === theirCodec.encode.bytes, `${label}: record(type).encode.bytes`);
+    check(ourCodec.encodingLength(data) === theirCodec.encodingLength(data), `${label}: record(type).encodingLength`);
+    check(same(ourCodec.decode(theirData), theirCodec.decode(theirData)), `${label}: record(type).decode`);
+    check(ourCodec.decode.bytes === theirCodec.decode.bytes, `${label}: record(type).decode.bytes`);
+    if (a.type === "OPT") {
+      for (const o of a.options) {
+        const encoded = peer.option.encode(o);
+        check(same(lw.option.encode(o), encoded), `${label}: option.encode`);
+        check(same(lw.option.decode(encoded), peer.option.decode(encoded)), `${label}: option.decode`);
+        check(lw.option.encodingLength(o) === peer.option.encodingLength(o), `${label}: option.encodingLength`);
+      }
+    }
+  }
+}
+
+/** Every byte set to a few values that break things in different ways. */
+function compareCorruptions(what, buf) {
+  for (let i = 0; i < buf.length; i++) {
+    for (const value of [0x00, 0xff, 0xc0, 0x3f, buf[i] ^ 0x01]) {
+      if (value === buf[i]) continue;
+      const broken = Buffer.from(buf);
+      broken[i] = value;
+      compareBroken(`${what}: byte ${i} = 0x${value.toString(16)}`, broken, "corrupted");
+    }
+  }
+}
+
+const vectors = loadVectors();
+for (const { file, buf } of vectors) {
+  const theirs = compareDecode(file, buf);
+  if (theirs.error === undefined) {
+    compareEncode(file, buf);
+    compareCodecs(file, buf);
+  }
+  for (let len = 0; len < buf.length; len++) {
+    compareBroken(`${file}: first ${len} bytes`, buf.subarray(0, len), "truncated");
+  }
+  compareCorruptions(file, buf);
+}
+
+// The flags, and the names dns-packet exports.
+for (const key of Object.keys(peer)) {
+  check(key in lw, `export ${key}`);
+  if (typeof peer[key] === "number") check(lw[key] === peer[key], `constant ${key}`);
+}
+
+for (const failure of failures.slice(0, 40)) console.error(`FAIL ${failure}`);
+if (failures.length > 40) console.error(`… and ${failures.length - 40} more`);
+console.log(
+  `dns-packet: ${vectors.length} vectors, ${passed} checks passed, ${failures.length} failed; ` +
+    `${overruns.truncated} truncations and ${overruns.corrupted} corruptions where dns-packet read past the end and leanwire threw`,
+);
+process.exit(failures.length === 0 ? 0 : 1);
