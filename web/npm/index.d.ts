@@ -115,17 +115,15 @@ export interface TdsOptions {
   tdsVersion?: "7.1" | "7.2" | "7.3" | "7.4";
 }
 
-/** A JSON value, as the token reports hold them. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-
-/** One token of a TDS response, as `leanwire tds decode` prints it. */
-export interface TdsTokenReport {
-  token: string;
-  [field: string]: Json;
-}
-
-/** Decodes a whole TDS response; throws a LeanwireError at the first defect. */
-export function decodeTds(bytes: Uint8Array, options?: TdsOptions & { chunk?: number }): TdsTokenReport[];
+/**
+ * Decodes a whole TDS response: the tokens `TdsReader.next` gives, in one
+ * array; `chunk` feeds the reader that many bytes at a time. Throws a
+ * LeanwireError at the first defect.
+ */
+export function decodeTds<M extends TdsValuesMode = "tedious">(
+  bytes: Uint8Array,
+  options?: TdsReaderOptions<M> & { chunk?: number },
+): TdsToken<TdsValueOf<M>>[];
 
 /** How `TdsReader` gives values: as tedious does (the default), or exactly. */
 export type TdsValuesMode = "tedious" | "exact";

@@ -14,7 +14,7 @@
 //! the string it passed in and no text crosses for them at all.
 
 use leanwire_core::actor::{
-    self, ActorPath, Address, Dialect, Error, Folded, InvalidActorName, PathView, check_actor_name,
+    self, ActorPath, Dialect, Error, Folded, InvalidActorName, PathView, check_actor_name,
     split_name_and_uid,
 };
 use wasm_bindgen::prelude::*;
@@ -29,6 +29,8 @@ const IN_INPUT_LOWERCASE: u32 = 1;
 const IN_TEXT: u32 = 2;
 /// There is no string: `null`.
 const NULL: u32 = 3;
+/// The words before the elements of a parsed path.
+const HEAD_WORDS: usize = 14;
 
 /// The dialect numbered as the JavaScript side numbers it.
 fn dialect(code: u32) -> Dialect {
@@ -52,17 +54,37 @@ pub fn actor_parse(len: u32, dialect_code: u32) -> i32 {
         };
         match ActorPath::parse(input, dialect(dialect_code)) {
             Ok(path) => {
-                let mut strings = Strings::new(input);
-                write_address(&mut strings, out, &path.address());
-                push_number(out, path.uid().map(|uid| uid as u32));
-                let count_at = out.tape.len();
-                out.push(0);
+                let strings = Strings::new(input);
+                let address = path.address();
+                let [protocol, host] = [Some(address.protocol()), address.host()]
+                    .map(|text| strings.folded(out, text));
+                let (system_start, system_end) = strings.range(address.system());
+                let [port, uid] = [address.port(), path.uid().map(|uid| uid as u32)]
+                    .map(|n| [u32::from(n.is_some()), n.unwrap_or(0)]);
+                let head = [
+                    protocol[0],
+                    protocol[1],
+                    protocol[2],
+                    IN_INPUT,
+                    system_start,
+                    system_end,
+                    host[0],
+                    host[1],
+                    host[2],
+                    port[0],
+                    port[1],
+                    uid[0],
+                    uid[1],
+                    0,
+                ];
+                out.tape.extend_from_slice(&head);
+                let mut count = 0;
                 for element in path.elements() {
                     let (start, end) = strings.range(element);
-                    out.push(start);
-                    out.push(end);
+                    out.tape.extend_from_slice(&[start, end]);
+                    count += 1;
                 }
-                out.tape[count_at] = ((out.tape.len() - count_at - 1) / 2) as u32;
+                out.tape[HEAD_WORDS - 1] = count;
                 out.tape.len() as i32
             }
             Err(error) => fail(out, error),
@@ -143,20 +165,10 @@ fn fail(out: &mut Output, error: Error) -> i32 {
     out.fail(error.kind(), error.offset(), error)
 }
 
-fn write_address(strings: &mut Strings<'_>, out: &mut Output, address: &Address<'_>) {
-    strings.push_folded(out, Some(address.protocol()));
-    let (start, end) = strings.range(address.system());
-    out.push(IN_INPUT);
-    out.push(start);
-    out.push(end);
-    strings.push_folded(out, address.host());
-    push_number(out, address.port());
-}
-
 /// Writes `[present, value]`.
 fn push_number(out: &mut Output, number: Option<u32>) {
-    out.push(u32::from(number.is_some()));
-    out.push(number.unwrap_or(0));
+    out.tape
+        .extend_from_slice(&[u32::from(number.is_some()), number.unwrap_or(0)]);
 }
 
 /// Ranges of an input's substrings in UTF-16 code units.
@@ -193,28 +205,24 @@ impl<'a> Strings<'a> {
         input.start <= part.start && part.end <= input.end
     }
 
-    /// Writes a string that may read in lowercase, or `null`.
-    fn push_folded(&mut self, out: &mut Output, text: Option<Folded<'_>>) {
+    /// The three words of a string that may read in lowercase, or `null`;
+    /// text that is not a plain substring goes into the text area.
+    fn folded(&self, out: &mut Output, text: Option<Folded<'_>>) -> [u32; 3] {
         let Some(text) = text else {
-            out.push(NULL);
-            out.push(0);
-            out.push(0);
-            return;
+            return [NULL, 0, 0];
         };
         let raw = text.raw();
-        if self.contains(raw) && (text.as_str().is_some() || raw.is_ascii()) {
-            let kind = if text.as_str().is_some() {
-                IN_INPUT
-            } else {
-                IN_INPUT_LOWERCASE
-            };
+        let kind = match text.as_str() {
+            Some(_) => IN_INPUT,
+            None if raw.is_ascii() => IN_INPUT_LOWERCASE,
+            None => IN_TEXT,
+        };
+        if kind != IN_TEXT && self.contains(raw) {
             let (start, end) = self.range(raw);
-            out.push(kind);
-            out.push(start);
-            out.push(end);
+            [kind, start, end]
         } else {
-            out.push(IN_TEXT);
-            out.push_display(text);
+            let (start, end) = out.write_display(text);
+            [IN_TEXT, start, end]
         }
     }
 }

@@ -123,17 +123,28 @@ impl Output {
 
     /// Writes `value`'s `Display` into the text area and pushes its `[start, end)`.
     pub fn push_display(&mut self, value: impl fmt::Display) {
+        let (start, end) = self.write_display(value);
+        self.tape.extend_from_slice(&[start, end]);
+    }
+
+    /// Writes `value`'s `Display` into the text area; returns its `[start, end)`.
+    pub fn write_display(&mut self, value: impl fmt::Display) -> (u32, u32) {
         let from = self.text.len();
         let _ = write!(TextWriter(&mut self.text), "{value}");
-        self.push_written(from);
+        self.written_since(from)
     }
 
     /// Pushes `[start, end)` of the text written since byte `from`.
     fn push_written(&mut self, from: usize) {
+        let (start, end) = self.written_since(from);
+        self.tape.extend_from_slice(&[start, end]);
+    }
+
+    /// `[start, end)` of the text written since byte `from`.
+    fn written_since(&mut self, from: usize) -> (u32, u32) {
         let start = self.units;
         self.units += utf16_len(&self.text[from..]);
-        self.tape.push(start);
-        self.tape.push(self.units);
+        (start, self.units)
     }
 
     /// Replaces whatever was written with the description of a failure:

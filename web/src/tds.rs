@@ -1,10 +1,8 @@
 //! `leanwire_core::tds` for JavaScript, read by the package's `src/tds.js`.
 //!
-//! Two ways in: [`tds_decode`] writes the debugging reports of
-//! `leanwire tds decode` as JSON, and the readers ([`tds_open`],
-//! [`tds_feed`], [`tds_finish`], [`tds_close`]) write what each piece of a
-//! response completes as tape records ([`tape`], [`values`]), one call per
-//! piece. A reader is a handle number into a registry, so that every export
+//! A reader ([`tds_open`], [`tds_feed`], [`tds_finish`], [`tds_close`])
+//! writes what each piece of a response completes as tape records
+//! ([`tape`], [`values`]), one call per piece. A reader is a handle number into a registry, so that every export
 //! takes and returns numbers only.
 
 mod fast;
@@ -13,9 +11,7 @@ pub mod values;
 
 use std::cell::RefCell;
 
-use leanwire_core::report::{DecodeOptions, ErrorReport, TokenReport, decode_tds};
 use leanwire_core::tds::TdsVersion;
-use serde::ser::{SerializeSeq, Serializer as _};
 use wasm_bindgen::prelude::*;
 
 use crate::shared::{FAILED, Output, with_input, with_output};
@@ -32,44 +28,6 @@ fn version(code: u32) -> TdsVersion {
         73 => TdsVersion::V7_3B,
         _ => TdsVersion::V7_4,
     }
-}
-
-fn options(tokens_only: u32, version_code: u32) -> DecodeOptions {
-    DecodeOptions {
-        tokens_only: tokens_only == 1,
-        version: version(version_code),
-    }
-}
-
-/// Writes the reports into the text area as a JSON array, with the error
-/// that stopped the decode, if any, as its last element.
-fn write_reports(out: &mut Output, reports: &[TokenReport], error: Option<ErrorReport>) -> i32 {
-    let mut json = serde_json::Serializer::new(&mut out.text);
-    let mut list = json.serialize_seq(None).ok();
-    if let Some(list) = list.as_mut() {
-        for report in reports {
-            let _ = list.serialize_element(report);
-        }
-        if let Some(error) = &error {
-            let _ = list.serialize_element(error);
-        }
-    }
-    if let Some(list) = list {
-        let _ = list.end();
-    }
-    0
-}
-
-/// Decodes the TDS response in the input buffer, `chunk` bytes at a time
-/// (0 for all at once), into the text area as a JSON array of the reports
-/// `leanwire tds decode` prints.
-#[wasm_bindgen(js_name = tdsDecode)]
-pub fn tds_decode(len: u32, tokens_only: u32, version_code: u32, chunk: u32) -> i32 {
-    with_input(len, |input, out| {
-        let (reports, error) =
-            decode_tds(input, options(tokens_only, version_code), chunk as usize);
-        write_reports(out, &reports, error)
-    })
 }
 
 thread_local! {

@@ -21,7 +21,12 @@ macro_rules! registry {
             /// Looks a value up by its mnemonic (ASCII case ignored) or by the
             #[doc = concat!("generic `", $unknown, "N` form.")]
             pub fn from_mnemonic(text: &str) -> Option<Self> {
-                $(if text.eq_ignore_ascii_case($text) { return Some($name::$variant); })*
+                // A loop over one table, not a comparison per mnemonic, keeps
+                // the code small: the npm package carries it.
+                const MNEMONICS: &[(&str, $name)] = &[$(($text, $name::$variant),)*];
+                if let Some((_, value)) = MNEMONICS.iter().find(|(t, _)| text.eq_ignore_ascii_case(t)) {
+                    return Some(*value);
+                }
                 let digits = text.get(..$unknown.len())
                     .filter(|p| p.eq_ignore_ascii_case($unknown))
                     .and_then(|_| text.get($unknown.len()..))?;

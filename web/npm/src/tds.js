@@ -63,31 +63,22 @@ function valuesFlag(values) {
   throw new LeanwireError(`unknown values mode ${JSON.stringify(values)}: use "tedious" or "exact"`, "UnknownValues", 0);
 }
 
-/** The reports of the last call; a trailing `{ error, offset }` becomes a LeanwireError. */
-function reports() {
-  const list = JSON.parse(text());
-  const last = list[list.length - 1];
-  if (last !== undefined && "error" in last) {
-    list.pop();
-    return [list, new LeanwireError(last.error, "InvalidStream", last.offset)];
-  }
-  return [list, null];
-}
-
 /**
- * Decodes a server's whole TDS response into one report per token, in the
- * shape of `leanwire tds decode`'s lines: a debugging view whose values are
- * JSON (decimals, dates and GUIDs as text). Throws a LeanwireError at the
- * first defect, with its offset in the token stream.
+ * Decodes a server's whole TDS response: the tokens that `TdsReader.next`
+ * gives, in one array. Options are `TdsReader`'s, and `chunk` feeds the
+ * reader that many bytes at a time (the result is the same). Throws a
+ * LeanwireError at the first defect, with its offset in the token stream.
  */
 export function decodeTds(bytes, options = {}) {
-  const { tokensOnly = false, tdsVersion, chunk = 0 } = options ?? {};
-  const version = versionCode(tdsVersion);
-  const len = putBytes(bytes);
-  wasm.tdsDecode(len, tokensOnly ? 1 : 0, version, chunk);
-  const [list, error] = reports();
-  if (error !== null) throw error;
-  return list;
+  const reader = new TdsReader(options);
+  const chunk = options?.chunk || bytes.length || 1;
+  const tokens = [];
+  for (let at = 0; at < bytes.length; at += chunk) {
+    reader.feed(bytes.subarray(at, at + chunk));
+    for (let token; (token = reader.next()) !== null; ) tokens.push(token);
+  }
+  reader.finish();
+  return tokens;
 }
 
 const readers =

@@ -332,7 +332,7 @@ fn push_token(tape: &mut Tape<'_>, token: &Token<'_>) {
         Token::Info(message) => push_message(tape, 0, message),
         Token::EnvChange(change) => {
             tape.push(ENVCHANGE);
-            let name = format!("{}", change.kind).to_uppercase();
+            let name = format!("{}", change.kind).to_ascii_uppercase();
             tape.push_display(name);
             push_env(tape, &change.new);
             push_env(tape, &change.old);
@@ -365,12 +365,44 @@ fn push_token(tape: &mut Tape<'_>, token: &Token<'_>) {
             tape.words[at + 1] = (tape.words.len() - at - 2) as u32;
         }
         other => {
+            let (name, text) = other_text(other);
             tape.push(OTHER);
-            let text = format!("{other}");
-            let name = text.split(' ').next().unwrap_or("");
-            tape.push_display(name);
-            tape.push_display(&text);
+            tape.push_display(&name);
+            let separator = if text.is_empty() { "" } else { " " };
+            tape.push_display(format_args!("{name}{separator}{text}"));
         }
+    }
+}
+
+/// The name and the text of a token that has no record of its own. Each
+/// kind prints its own payload, so that the package does not carry the
+/// printer of every token and value.
+fn other_text(token: &Token<'_>) -> (String, String) {
+    let hex = |bytes: &[u8]| {
+        let digits: String = bytes.iter().map(|b| format!("{b:02X}")).collect();
+        format!("0x{digits}")
+    };
+    match token {
+        Token::FeatureExtAck(ack) => ("FEATUREEXTACK".into(), format!("{ack}")),
+        Token::Sspi(sspi) => ("SSPI".into(), hex(sspi.data)),
+        Token::FedAuthInfo(info) => {
+            let options: Vec<String> = info
+                .options()
+                .map(|option| format!("{}={}", option.id, hex(option.data)))
+                .collect();
+            ("FEDAUTHINFO".into(), options.join(" "))
+        }
+        Token::SessionState(state) => (
+            "SESSIONSTATE".into(),
+            format!(
+                "seq={} status={} entries={}",
+                state.seq_no,
+                state.status,
+                state.entries().count()
+            ),
+        ),
+        Token::Raw { token, data } => (format!("{token}"), hex(data)),
+        _ => (String::new(), String::new()),
     }
 }
 

@@ -194,7 +194,11 @@ impl Tape<'_> {
                 self.push(FLOAT);
                 self.push_u64(x.to_bits());
             }
-            _ if options.exact && is_exact_text(&value) => self.push_string(value),
+            SqlValue::Money(m) if options.exact => self.push_string(m),
+            SqlValue::Decimal(d) if options.exact => self.push_string(d),
+            SqlValue::Time(t) if options.exact => self.push_string(t),
+            SqlValue::DateTime2(t) if options.exact => self.push_string(t),
+            SqlValue::DateTimeOffset(t) if options.exact => self.push_string(t),
             SqlValue::Money(m) => self.words.extend([MONEY, (m.0 >> 32) as u32, m.0 as u32]),
             SqlValue::Decimal(d) => {
                 let head = u32::from(d.negative) << 8 | u32::from(d.scale);
@@ -282,18 +286,6 @@ fn is_ucs2(data_type: DataType) -> bool {
     matches!(
         data_type,
         DataType::NChar | DataType::NVarChar | DataType::NText | DataType::Xml
-    )
-}
-
-/// Whether exact mode writes `value` as text.
-fn is_exact_text(value: &SqlValue<'_>) -> bool {
-    matches!(
-        value,
-        SqlValue::Money(_)
-            | SqlValue::Decimal(_)
-            | SqlValue::Time(_)
-            | SqlValue::DateTime2(_)
-            | SqlValue::DateTimeOffset(_)
     )
 }
 

@@ -7,7 +7,7 @@ import init, {
 } from "leanwire";
 import type {
   ActorAddress, Dialect, NameAndUid, DnsQueryOptions, DnsMessageReport, DnsRecordReport,
-  TdsOptions, TdsTokenReport,
+  TdsOptions, TdsToken, TdsValue, TdsExactValue, TdsColumn,
 } from "leanwire";
 
 function check(condition: boolean, what: string): void {
@@ -68,11 +68,37 @@ if (report.ok) {
 
 const tdsOptions: TdsOptions = { tokensOnly: true, tdsVersion: "7.4" };
 const done = new Uint8Array([0xfd, 0x10, 0, 0xc1, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
-const tokens: TdsTokenReport[] = decodeTds(done, tdsOptions);
+const tokens: TdsToken[] = decodeTds(done, tdsOptions);
 check(tokens.length === 1 && tokens[0].token === "DONE", "decodeTds");
 const reader = new TdsReader(tdsOptions);
 reader.feed(done);
-const token: TdsTokenReport | null = reader.next();
-check(token !== null && token.token === "DONE" && reader.next() === null, "TdsReader");
+const token: TdsToken | null = reader.next();
+if (token !== null && token.token === "DONE") {
+  const rowcount: number = token.rowcount;
+  check(rowcount === 1 && reader.next() === null, "TdsReader");
+} else {
+  check(false, "TdsReader gives the DONE token");
+}
 reader.finish();
+const columns: TdsColumn[] = reader.columns;
+check(columns.length === 0, "no columns before COLMETADATA");
+
+// A ROW of an int and an nvarchar, read as tedious gives them and exactly.
+const response = new Uint8Array([
+  0x81, 2, 0, 0, 0, 0, 0, 0, 0, 0x38, 2, 0x69, 0, 0x64, 0, 0, 0, 0, 0, 1, 0, 0xe7, 20, 0, 9, 4, 0xd0, 0, 0x34,
+  4, 0x6e, 0, 0x61, 0, 0x6d, 0, 0x65, 0, 0xd1, 42, 0, 0, 0, 4, 0, 0x68, 0, 0x69, 0,
+]);
+async function* pieces(): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < response.length; at += 5) yield response.subarray(at, at + 5);
+}
+const rows: TdsValue[][] = [];
+for await (const row of new TdsReader({ tokensOnly: true }).rows(pieces())) rows.push(row);
+check(JSON.stringify(rows) === '[[42,"hi"]]', "rows()");
+const exact = new TdsReader({ tokensOnly: true, values: "exact" });
+for await (const token of exact.tokens(pieces())) {
+  if (token.token === "ROW") {
+    const values: TdsExactValue[] = token.values;
+    check(values[0] === 42 && values[1] === "hi", "exact values");
+  }
+}
 console.log("types: every export used with its declared types");
