@@ -18,6 +18,7 @@
 
 pub mod actor;
 pub mod dns;
+pub mod dns_packet;
 pub mod shared;
 pub mod tds;
 
