@@ -94,6 +94,32 @@ impl<'a> Encoder<'a> {
     pub fn name(&mut self, mail: bool) -> usize {
         let text = self.bytes();
         let before = self.out.len();
+        if text.contains(&b'\n') || (mail && text.contains(&b'\\')) {
+            self.name_in_parts(text, mail);
+        } else {
+            let start = usize::from(text.first() == Some(&b'.'));
+            let end = text.len() - usize::from(text.len() > start && text.last() == Some(&b'.'));
+            let stripped = &text[start..end.max(start)];
+            self.length += if text == b"." || text == b".." {
+                1
+            } else {
+                stripped.len() + 2
+            };
+            if !stripped.is_empty() {
+                stripped
+                    .split(|&b| b == b'.')
+                    .for_each(|part| self.label(part));
+            }
+            self.out.push(0);
+        }
+        self.out.len() - before
+    }
+
+    /// [`name`](Self::name) for the rare text that needs more than a
+    /// split on dots: lines (dns-packet's regular expression strips the
+    /// dots at the ends of each), or a mail name's local part, whose labels
+    /// end in `\` and join the first label after them.
+    fn name_in_parts(&mut self, text: &[u8], mail: bool) {
         let stripped = strip_outer_dots(text);
         self.length += if text == b"." || text == b".." {
             1
@@ -103,7 +129,7 @@ impl<'a> Encoder<'a> {
         let mut label = Vec::new();
         let mut local = Vec::new();
         let mut labels = 0;
-        let mut rest = stripped.split(|&b| b == b'.').peekable();
+        let mut rest = stripped.split(|&b| b == b'.');
         if stripped.is_empty() {
             rest.next();
         }
@@ -127,7 +153,6 @@ impl<'a> Encoder<'a> {
             labels += 1;
         }
         self.out.push(0);
-        self.out.len() - before
     }
 
     fn label(&mut self, label: &[u8]) {

@@ -14,16 +14,18 @@ export const MAIL_NAME = 5;
 export const OPTION = 6;
 
 const NodeBuffer = globalThis.Buffer;
-let memory = null;
 let memoryBytes = null;
 let headerAt = -1;
 
-/** The last call's text area: under Node through a Buffer over the module's memory, else `text()`. */
+/**
+ * The last call's text area: under Node through a Buffer over the module's
+ * memory (remade when the memory grew, which leaves the old one empty),
+ * elsewhere by `text()`.
+ */
 function callText() {
   if (NodeBuffer === undefined) return text();
-  if (memory !== wasm.memory.buffer) {
-    memory = wasm.memory.buffer;
-    memoryBytes = NodeBuffer.from(memory);
+  if (memoryBytes === null || memoryBytes.length === 0) {
+    memoryBytes = NodeBuffer.from(wasm.memory.buffer);
     headerAt = wasm.resultHeader() >>> 2;
   }
   const start = u32[headerAt + 2];

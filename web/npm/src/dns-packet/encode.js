@@ -27,10 +27,23 @@ const CODECS = {
   DS: 43, NAPTR: 35, TLSA: 52,
 };
 
-/** The codec number for a type mnemonic: 0 is `unknown`. */
-export function codecOf(type) {
-  return CODECS[type.toUpperCase()] ?? 0;
+/** Remembers a lookup by mnemonic, for the first few hundred mnemonics seen. */
+function remembered(lookup) {
+  const known = new Map();
+  return (name) => {
+    let code = known.get(name);
+    if (code === undefined) {
+      code = lookup(name);
+      if (known.size < 512 && typeof name === "string") known.set(name, code);
+    }
+    return code;
+  };
 }
+
+/** The codec number for a type mnemonic: 0 is `unknown`. */
+export const codecOf = remembered((type) => CODECS[type.toUpperCase()] ?? 0);
+const typeNumber = remembered(typeCode);
+const classNumber = remembered(classCode);
 
 /** A `Buffer` under Node, else a `Uint8Array`, of `len` zero bytes. */
 export function alloc(len) {
@@ -52,6 +65,7 @@ let words = new Uint32Array(256);
 let w = 1;
 let area = new Uint8Array(4096);
 let n = 0;
+let wordBytes = new Uint8Array(words.buffer);
 let joined = new Uint8Array(words.buffer.byteLength + area.length);
 
 function word(value) {
@@ -59,6 +73,7 @@ function word(value) {
     const grown = new Uint32Array(words.length * 2);
     grown.set(words);
     words = grown;
+    wordBytes = new Uint8Array(words.buffer);
   }
   words[w++] = value;
 }
@@ -148,7 +163,7 @@ export function run(what, codec, flatten, value) {
   words[0] = w;
   const tapeBytes = w * 4;
   if (joined.length < tapeBytes + n) joined = new Uint8Array(2 * (tapeBytes + n));
-  joined.set(new Uint8Array(words.buffer, 0, tapeBytes));
+  joined.set(wordBytes.subarray(0, tapeBytes));
   joined.set(area.subarray(0, n), tapeBytes);
   const len = putBytes(joined.subarray(0, tapeBytes + n));
   const written = wasm.dnsPacketEncode(len, what, codec);
@@ -189,15 +204,16 @@ export function message(result) {
 /** Flattens a question. */
 export function question(q) {
   string(q.name);
-  u16(typeCode(q.type));
-  u16(classCode(q.class === undefined ? "IN" : q.class));
+  u16(typeNumber(q.type));
+  u16(classNumber(q.class === undefined ? "IN" : q.class));
 }
 
 /** Flattens a record. */
 export function answer(a) {
   string(a.name);
-  u16(typeCode(a.type));
-  if (a.type.toUpperCase() === "OPT") {
+  u16(typeNumber(a.type));
+  const codec = codecOf(a.type);
+  if (codec === 41) {
     if (a.name !== ".") throw new Error("OPT name must be root.");
     word(41);
     u16(a.udpPayloadSize || 4096);
@@ -207,9 +223,8 @@ export function answer(a) {
     options(a.options || []);
     return;
   }
-  const codec = codecOf(a.type);
   word(codec);
-  let klass = classCode(a.class === undefined ? "IN" : a.class);
+  let klass = classNumber(a.class === undefined ? "IN" : a.class);
   if (a.flush) klass |= 0x8000;
   u16(klass);
   u32(a.ttl || 0);
