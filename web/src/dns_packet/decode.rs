@@ -8,7 +8,7 @@
 //! from `leanwire_core::dns::Name`'s (see [`Decoder::name`]).
 
 use super::text;
-use crate::shared::Output;
+use crate::shared::{Output, utf16_len};
 
 /// Why a decode stopped.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -119,27 +119,31 @@ pub mod rtype {
 pub struct Decoder<'a, 'o> {
     buf: &'a [u8],
     out: &'o mut Output,
-    /// Where a string is put together before it goes to the text area.
-    scratch: Vec<u8>,
+    /// The text area's length in UTF-16 code units.
+    units: u32,
 }
 
 impl<'a, 'o> Decoder<'a, 'o> {
     /// A decoder of `buf` writing to `out`.
     pub fn new(buf: &'a [u8], out: &'o mut Output) -> Self {
-        Decoder {
-            buf,
-            out,
-            scratch: Vec::with_capacity(256),
-        }
+        let units = utf16_len(&out.text);
+        Decoder { buf, out, units }
     }
 
-    /// Builds a string with `write` and pushes it to the text area.
+    /// Appends a string to the text area with `write`, which writes whole
+    /// UTF-8 characters, and pushes its `[start, end)`.
     fn push_string(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
-        self.scratch.clear();
-        write(&mut self.scratch);
-        // Every writer in `text` writes whole UTF-8 characters.
-        self.out
-            .push_text(core::str::from_utf8(&self.scratch).unwrap_or_default());
+        let from = self.out.text.len();
+        write(&mut self.out.text);
+        self.push_written(from);
+    }
+
+    /// Pushes `[start, end)` of the text written since byte `from`.
+    fn push_written(&mut self, from: usize) {
+        let start = self.units;
+        self.units += utf16_len(&self.out.text[from..]);
+        self.out.push(start);
+        self.out.push(self.units);
     }
 
     fn read<const N: usize>(&self, at: usize) -> Read<[u8; N]> {
@@ -202,7 +206,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
     /// length bytes.
     pub fn name(&mut self, at: usize, mail: bool) -> Read<usize> {
         let buf = self.buf;
-        self.scratch.clear();
+        let from = self.out.text.len();
         let (mut pos, mut segment, mut taken, mut total) = (at, at, 0, 0);
         let mut jumped = false;
         loop {
@@ -217,10 +221,10 @@ impl<'a, 'o> Decoder<'a, 'o> {
                     if total > 254 {
                         return Err(Fault::NameTooLong);
                     }
-                    if !self.scratch.is_empty() {
-                        self.scratch.push(b'.');
+                    if self.out.text.len() > from {
+                        self.out.text.push(b'.');
                     }
-                    text::label(&mut self.scratch, label, mail);
+                    text::label(&mut self.out.text, label, mail);
                     pos += len;
                     taken += if jumped { 0 } else { len };
                 }
@@ -237,12 +241,10 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 _ => return Err(Fault::NameLabel),
             }
         }
-        if self.scratch.is_empty() {
-            self.scratch.push(b'.');
+        if self.out.text.len() == from {
+            self.out.text.push(b'.');
         }
-        // `text::label` writes whole UTF-8 characters.
-        self.out
-            .push_text(core::str::from_utf8(&self.scratch).unwrap_or_default());
+        self.push_written(from);
         Ok(taken)
     }
 
