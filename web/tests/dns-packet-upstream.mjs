@@ -550,6 +550,8 @@ tape("readme", function (t) {
   const decoded = packet.decode(buf);
   t.same(decoded, peer.decode(buf), "the same packet as dns-packet");
   t.ok(decoded.flag_rd && !decoded.flag_ra, "flags");
+  const bare = { questions: [{ type: "AAAA", name: "example.com." }], answers: [{ type: "A", name: "x", data: "1.2.3.4" }] };
+  t.same(packet.encode(structuredClone(bare)), peer.encode(structuredClone(bare)), "defaults as dns-packet's");
   const flags = packet.RECURSION_DESIRED | packet.RECURSION_AVAILABLE;
   t.ok((flags & packet.RECURSION_AVAILABLE) !== 0, "bitwise flags");
   t.end();

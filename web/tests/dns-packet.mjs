@@ -167,9 +167,28 @@ function compareCodecs(what, buf) {
   }
 }
 
-/** Every byte set to a few values that break things in different ways. */
+/** Names at an offset of a buffer, read by both, plain and in mail form. */
+function compareNames() {
+  const file = `${root}../shared/vectors/dns/third_party/names.json`;
+  if (!existsSync(file)) return 0;
+  const names = JSON.parse(readFileSync(file, "utf8"));
+  for (const entry of names) {
+    const buf = Buffer.from(entry.hex, "hex");
+    for (const options of [undefined, { mail: true }]) {
+      const what = `names.json ${entry.name}${options ? " (mail)" : ""}`;
+      const theirs = attempt(() => peer.name.decode(buf, entry.start, options));
+      const ours = attempt(() => lw.name.decode(buf, entry.start, options));
+      check(same(ours, theirs), `${what}: name.decode`, `dns-packet ${show(theirs)} | leanwire ${show(ours)}`);
+      if (theirs.error === undefined) check(lw.name.decode.bytes === peer.name.decode.bytes, `${what}: name.decode.bytes`);
+    }
+  }
+  return names.length;
+}
+
+/** Every byte set to a few values that break things in different ways (the first and last 512 of a long message). */
 function compareCorruptions(what, buf) {
   for (let i = 0; i < buf.length; i++) {
+    if (i === 512 && buf.length > 1024) i = buf.length - 512;
     for (const value of [0x00, 0xff, 0xc0, 0x3f, buf[i] ^ 0x01]) {
       if (value === buf[i]) continue;
       const broken = Buffer.from(buf);
@@ -192,6 +211,8 @@ for (const { file, buf } of vectors) {
   compareCorruptions(file, buf);
 }
 
+const nameVectors = compareNames();
+
 // The flags, and the names dns-packet exports.
 for (const key of Object.keys(peer)) {
   check(key in lw, `export ${key}`);
@@ -201,7 +222,7 @@ for (const key of Object.keys(peer)) {
 for (const failure of failures.slice(0, 40)) console.error(`FAIL ${failure}`);
 if (failures.length > 40) console.error(`… and ${failures.length - 40} more`);
 console.log(
-  `dns-packet: ${vectors.length} vectors, ${passed} checks passed, ${failures.length} failed; ` +
+  `dns-packet: ${vectors.length} messages and ${nameVectors} names, ${passed} checks passed, ${failures.length} failed; ` +
     `${overruns.truncated} truncations and ${overruns.corrupted} corruptions where dns-packet read past the end and leanwire threw`,
 );
 process.exit(failures.length === 0 ? 0 : 1);
