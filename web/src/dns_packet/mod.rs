@@ -41,6 +41,22 @@
 //! A failure's kind is one of [`decode::Fault`]'s; for `Range` the offset is
 //! where the read started and the message its width.
 //!
+//! # Encoding
+//! [`dns_packet_encode`] reads a tape that `src/dns-packet/encode.js`
+//! flattens a packet into (see [`encode`]): the same words as the decode
+//! tape, in the same order, except that
+//! - strings and byte fields alike are byte ranges of the area after the
+//!   tape, strings in UTF-8; A and AAAA data are their address bytes, an
+//!   SSHFP fingerprint its bytes;
+//! - a record has the number of its data's codec after its type (41 for
+//!   OPT, 0 for `unknown`), since dns-packet picks the codec by mnemonic;
+//! - an EDNS option is `code declaredLength data`, its data as dns-packet
+//!   writes it and its length as dns-packet's `encodingLength` counts it.
+//!
+//! The bytes written are the text area, and the tape is dns-packet's
+//! `encodingLength` of them, which differs from their length where
+//! dns-packet's does (a name with a `\` in mail form, an empty name).
+//!
 //! # Where the results differ from dns-packet
 //! Only on malformed input. Where dns-packet reads past the end of the
 //! buffer without a check (`buf[i]` is `undefined`, a slice is clamped) it
@@ -54,6 +70,13 @@
 //! being read; at most 254 bytes of labels), which differ from
 //! `leanwire_core::dns::Name`'s, so that every malformed name fails with
 //! dns-packet's message.
+//!
+//! Encoding writes the whole packet first and then copies it: into a
+//! caller's buffer that is too small it throws `RangeError: offset is out
+//! of bounds`, where dns-packet throws at its first checked write past the
+//! end and drops its unchecked ones. Values out of range throw Node's own
+//! `ERR_OUT_OF_RANGE` as dns-packet does, but a packet object missing a
+//! field dns-packet reads may fail with a different `TypeError` message.
 
 pub mod decode;
 pub mod encode;

@@ -1,6 +1,7 @@
 // IP addresses to bytes exactly as dns-packet's dependency
 // @leichtgewicht/ip-codec 2.0.5 writes them (MIT, Copyright (c) 2021
-// Martin Heidegger), lenient parsing included. Decoding is done in Rust.
+// Martin Heidegger), lenient parsing included. Decoding is done in Rust
+// (web/src/dns_packet/text.rs).
 
 const v4Regex = /^(\d{1,3}\.){3,3}\d{1,3}$/;
 const v4Size = 4;
@@ -31,13 +32,7 @@ const v4 = {
 
     buff[offset] = n;
     return buff;
-  },
-
-  decode(buff, offset) {
-    offset = ~~offset;
-    return `${buff[offset++]}.${buff[offset++]}.${buff[offset++]}.${buff[offset]}`;
   }
-
 };
 const v6 = {
   name: "v6",
@@ -173,23 +168,7 @@ const v6 = {
     }
 
     return buff;
-  },
-
-  decode(buff, offset) {
-    offset = ~~offset;
-    let result = "";
-
-    for (let i = 0; i < v6Size; i += 2) {
-      if (i !== 0) {
-        result += ":";
-      }
-
-      result += (buff[offset + i] << 8 | buff[offset + i + 1]).toString(16);
-    }
-
-    return result.replace(/(^|:)0(:0)*:0(:|$)/, "$1::$3").replace(/:{3,4}/, "::");
   }
-
 };
 
 function sizeOf(ip) {
