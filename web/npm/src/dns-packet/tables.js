@@ -270,13 +270,16 @@ export function optionCode(name) {
   return -1
 }
 
+/** Remembers `name` of each code: codes below 512 in an array, the rest in a map. */
 function cached(name) {
-  const names = new Map();
+  const small = new Array(512).fill(null);
+  const large = new Map();
   return (code) => {
-    let text = names.get(code);
+    if (code >= 0 && code < 512) return (small[code] ??= name(code));
+    let text = large.get(code);
     if (text === undefined) {
       text = name(code);
-      names.set(code, text);
+      large.set(code, text);
     }
     return text;
   };
