@@ -19,7 +19,7 @@ use leanwire_core::actor::{
 };
 use wasm_bindgen::prelude::*;
 
-use crate::shared::{Output, with_input};
+use crate::shared::{Output, with_input, with_text_input};
 
 /// The string is a substring of the input.
 const IN_INPUT: u32 = 0;
@@ -48,10 +48,7 @@ fn dialect(code: u32) -> Dialect {
 /// two's-complement bits.
 #[wasm_bindgen(js_name = actorParse)]
 pub fn actor_parse(len: u32, dialect_code: u32) -> i32 {
-    with_input(len, |input, out| {
-        let Ok(input) = core::str::from_utf8(input) else {
-            return out.fail("InvalidUtf8", 0, "input is not UTF-8");
-        };
+    with_text_input(len, |input, out| {
         match ActorPath::parse(input, dialect(dialect_code)) {
             Ok(path) => {
                 let strings = Strings::new(input);
@@ -96,10 +93,7 @@ pub fn actor_parse(len: u32, dialect_code: u32) -> i32 {
 /// in the input buffer, as the whole text area.
 #[wasm_bindgen(js_name = actorFormat)]
 pub fn actor_format(len: u32, dialect_code: u32, with_uid: u32) -> i32 {
-    with_input(len, |input, out| {
-        let Ok(input) = core::str::from_utf8(input) else {
-            return out.fail("InvalidUtf8", 0, "input is not UTF-8");
-        };
+    with_text_input(len, |input, out| {
         match ActorPath::parse(input, dialect(dialect_code)) {
             Ok(path) if with_uid == 1 => out.push_display(path.serialization_format()),
             Ok(path) => out.push_display(path),
@@ -113,10 +107,7 @@ pub fn actor_format(len: u32, dialect_code: u32, with_uid: u32) -> i32 {
 /// `[start, end)` in the input, then the uid as a number (see [`actor_parse`]).
 #[wasm_bindgen(js_name = actorSplitNameAndUid)]
 pub fn actor_split_name_and_uid(len: u32, dialect_code: u32) -> i32 {
-    with_input(len, |input, out| {
-        let Ok(input) = core::str::from_utf8(input) else {
-            return out.fail("InvalidUtf8", 0, "input is not UTF-8");
-        };
+    with_text_input(len, |input, out| {
         match split_name_and_uid(input, dialect(dialect_code)) {
             Ok((name, uid)) => {
                 let (start, end) = Strings::new(input).range(name);
@@ -145,10 +136,7 @@ pub fn actor_is_valid_path_element(len: u32, dialect_code: u32) -> i32 {
 /// with Akka's own message.
 #[wasm_bindgen(js_name = actorCheckName)]
 pub fn actor_check_name(len: u32, dialect_code: u32, null: u32) -> i32 {
-    with_input(len, |input, out| {
-        let Ok(name) = core::str::from_utf8(input) else {
-            return out.fail("InvalidUtf8", 0, "input is not UTF-8");
-        };
+    with_text_input(len, |name, out| {
         let checked = if null == 1 {
             Err(InvalidActorName::null(dialect(dialect_code)))
         } else {

@@ -4,7 +4,7 @@ use leanwire_core::dns::{Class, EdnsParams, MessageBuilder, NameBuf, Rtype};
 use leanwire_core::report::DnsMessageReport;
 use wasm_bindgen::prelude::*;
 
-use crate::shared::{Output, with_input};
+use crate::shared::{Output, with_input, with_text_input};
 
 /// Decodes the DNS message in the input buffer into the text area as the
 /// JSON report that `leanwire dns decode` prints; the tape is empty.
@@ -23,10 +23,7 @@ pub fn dns_report(len: u32) -> i32 {
 /// `dnssec` is 1. The query's bytes are the text area.
 #[wasm_bindgen(js_name = dnsBuildQuery)]
 pub fn dns_build_query(len: u32, qtype: u32, id: u32, edns: u32, dnssec: u32) -> i32 {
-    with_input(len, |input, out| {
-        let Ok(name) = core::str::from_utf8(input) else {
-            return out.fail("InvalidUtf8", 0, "name is not UTF-8");
-        };
+    with_text_input(len, |name, out| {
         let mut buf = [0u8; 512];
         let built = (|| {
             let name = NameBuf::from_text(name)?;
@@ -62,7 +59,7 @@ pub fn dns_type_code(len: u32) -> i32 {
             .and_then(Rtype::from_mnemonic)
         {
             Some(rtype) => i32::from(u16::from(rtype)),
-            None => out.fail(
+            None => out.fail_named(
                 "UnknownType",
                 0,
                 format_args!("unknown record type {:?}", String::from_utf8_lossy(input)),

@@ -73,12 +73,19 @@ pub fn with_input<R>(len: u32, call: impl FnOnce(&[u8], &mut Output) -> R) -> R 
     })
 }
 
+/// [`with_input`] for a string: the bytes JavaScript's `TextEncoder` wrote.
+/// Bytes that are not UTF-8 fail with `InvalidUtf8` at their offset.
+pub fn with_text_input(len: u32, call: impl FnOnce(&str, &mut Output) -> i32) -> i32 {
+    with_input(len, |input, out| match core::str::from_utf8(input) {
+        Ok(text) => call(text, out),
+        Err(error) => out.fail_named("InvalidUtf8", error.valid_up_to(), "input is not UTF-8"),
+    })
+}
+
 /// Runs `call` on an emptied [`Output`], then publishes its location.
 pub fn with_output<R>(call: impl FnOnce(&mut Output) -> R) -> R {
     OUTPUT.with_borrow_mut(|output| {
-        output.tape.clear();
-        output.text.clear();
-        output.units = 0;
+        output.clear();
         let result = call(output);
         HEADER.with(|header| {
             header[0].set(output.tape.as_ptr() as u32);
@@ -148,26 +155,36 @@ impl Output {
     }
 
     /// Replaces whatever was written with the description of a failure:
-    /// the tape becomes `[offset]` and the text `kind` NUL `message`. The
-    /// kind is an error enum's variant, or a string naming one.
+    /// the tape becomes `[offset]` and the text `kind` NUL `message`, the
+    /// kind named by its variant (`UnknownToken(0x12)` is `UnknownToken`).
     pub fn fail(
         &mut self,
         kind: impl fmt::Debug,
         offset: usize,
         message: impl fmt::Display,
     ) -> i32 {
-        self.tape.clear();
-        self.text.clear();
-        let mut text = TextWriter(&mut self.text);
-        let _ = write!(text, "{kind:?}");
-        // A kind with fields, `UnknownToken(0x12)`, is named by its variant,
-        // and a kind given as a string, `"InvalidUtf8"`, without its quotes.
+        self.clear();
+        let _ = write!(TextWriter(&mut self.text), "{kind:?}");
         if let Some(paren) = self.text.iter().position(|&b| b == b'(') {
             self.text.truncate(paren);
         }
-        if self.text.first() == Some(&b'"') {
-            self.text.retain(|&b| b != b'"');
-        }
+        self.end_failure(offset, message)
+    }
+
+    /// [`fail`](Self::fail) with a kind that no error enum names.
+    pub fn fail_named(&mut self, kind: &str, offset: usize, message: impl fmt::Display) -> i32 {
+        self.clear();
+        self.text.extend_from_slice(kind.as_bytes());
+        self.end_failure(offset, message)
+    }
+
+    fn clear(&mut self) {
+        self.tape.clear();
+        self.text.clear();
+        self.units = 0;
+    }
+
+    fn end_failure(&mut self, offset: usize, message: impl fmt::Display) -> i32 {
         self.text.push(0);
         let _ = write!(TextWriter(&mut self.text), "{message}");
         self.tape.push(u32::try_from(offset).unwrap_or(u32::MAX));

@@ -88,7 +88,7 @@ pub fn tds_feed(handle: u32, len: u32) -> i32 {
         });
         match fed {
             Some(_) => out.tape.len() as i32,
-            None => out.fail("Closed", 0, "the reader is closed"),
+            None => out.fail_named("Closed", 0, "the reader is closed"),
         }
     })
 }
@@ -100,7 +100,7 @@ pub fn tds_finish(handle: u32) -> i32 {
     with_output(|out| match with_reader(handle, |reader| reader.finish()) {
         Some(Ok(())) => 0,
         Some(Err(error)) => fail(out, &error),
-        None => out.fail("Closed", 0, "the reader is closed"),
+        None => out.fail_named("Closed", 0, "the reader is closed"),
     })
 }
 

@@ -75,3 +75,47 @@ export function checkLeanwire(leanwire) {
   pass();
   return passed;
 }
+
+/** `leanwire/dns-packet`, used as dns-packet's README uses dns-packet. */
+export function checkDnsPacket(dnsPacket) {
+  let passed = 0;
+  const query = dnsPacket.encode({
+    type: "query",
+    id: 1,
+    flags: dnsPacket.RECURSION_DESIRED,
+    questions: [{ type: "A", name: "google.com" }],
+  });
+  equal(Array.from(query), Array.from(hex("00010100000100000000000006676f6f676c6503636f6d0000010001")), "query bytes");
+  equal(dnsPacket.encode.bytes, 28, "encode.bytes");
+  passed += 1;
+  const response = dnsPacket.encode({
+    type: "response",
+    id: 7,
+    flags: dnsPacket.AUTHORITATIVE_ANSWER,
+    questions: [{ type: "MX", name: "example.com" }],
+    answers: [
+      { type: "MX", name: "example.com", ttl: 300, data: { preference: 10, exchange: "mail.example.com" } },
+      { type: "TXT", name: "example.com", data: ["v=spf1 -all"] },
+      { type: "AAAA", name: "example.com", data: "2001:db8::1" },
+    ],
+  });
+  const packet = dnsPacket.decode(response);
+  equal([packet.id, packet.type, packet.flag_aa, packet.rcode], [7, "response", true, "NOERROR"], "header");
+  equal(packet.answers[0].data, { preference: 10, exchange: "mail.example.com" }, "MX");
+  equal(new TextDecoder().decode(packet.answers[1].data[0]), "v=spf1 -all", "TXT");
+  equal(packet.answers[2].data, "2001:db8::1", "AAAA");
+  equal(dnsPacket.decode.bytes, response.length, "decode.bytes");
+  passed += 1;
+  const streamed = dnsPacket.streamEncode({ type: "query", questions: [{ type: "A", name: "a.b" }] });
+  equal(dnsPacket.streamDecode(streamed).questions, [{ name: "a.b", type: "A", class: "IN" }], "stream");
+  passed += 1;
+  let message = null;
+  try {
+    dnsPacket.decode(response.subarray(0, 5));
+  } catch (error) {
+    message = error.message;
+  }
+  equal(message, "Header must be 12 bytes", "dns-packet's error");
+  passed += 1;
+  return passed;
+}

@@ -1,5 +1,6 @@
 // Node CommonJS: require() gives a package that works at once.
 const leanwire = require("leanwire");
-const { checkLeanwire } = require("./checks.mjs");
+const dnsPacket = require("leanwire/dns-packet");
+const { checkDnsPacket, checkLeanwire } = require("./checks.mjs");
 
-console.log(`node cjs: ${checkLeanwire(leanwire)} checks passed`);
+console.log(`node cjs: ${checkLeanwire(leanwire) + checkDnsPacket(dnsPacket)} checks passed`);

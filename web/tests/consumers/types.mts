@@ -10,6 +10,9 @@ import type {
   TdsOptions, TdsToken, TdsValue, TdsExactValue, TdsColumn,
 } from "leanwire";
 
+import * as dnsPacket from "leanwire/dns-packet";
+import type { DecodedPacket, Packet } from "leanwire/dns-packet";
+
 function check(condition: boolean, what: string): void {
   if (!condition) throw new Error(`types.mts: ${what}`);
 }
@@ -101,4 +104,19 @@ for await (const token of exact.tokens(pieces())) {
     check(values[0] === 42 && values[1] === "hi", "exact values");
   }
 }
+const outgoing: Packet = {
+  type: "query",
+  id: 1,
+  flags: dnsPacket.RECURSION_DESIRED,
+  questions: [{ type: "A", name: "google.com" }],
+};
+const wire: Uint8Array = dnsPacket.encode(outgoing);
+const length: number = dnsPacket.encodingLength(outgoing);
+const decoded: DecodedPacket = dnsPacket.decode(wire);
+const read: number = dnsPacket.decode.bytes;
+check(wire.length === length && read === length && decoded.questions[0].name === "google.com", "dns-packet");
+const mx: Uint8Array = dnsPacket.mx.encode({ preference: 10, exchange: "mail.example.com" });
+const exchange: string = dnsPacket.mx.decode(mx).exchange;
+check(exchange === "mail.example.com" && dnsPacket.mx.encode.bytes === mx.length, "dns-packet codecs");
+
 console.log("types: every export used with its declared types");
