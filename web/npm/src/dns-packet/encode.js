@@ -11,14 +11,7 @@ import { encodeV4, encodeV6, encodeIp, familyOf } from "./ip.js";
 const NodeBuffer = globalThis.Buffer;
 const utf8 = new TextEncoder();
 
-/** What `dnsPacketEncode` encodes (as for decoding). */
-export const MESSAGE = 0;
-export const QUESTION = 1;
-export const ANSWER = 2;
-export const DATA = 3;
-export const NAME = 4;
-export const MAIL_NAME = 5;
-export const OPTION = 6;
+export { MESSAGE, QUESTION, ANSWER, DATA, NAME, MAIL_NAME, OPTION } from "./decode.js";
 
 /** The codec dns-packet's `record(type)` picks, by the type it decodes. */
 const CODECS = {
