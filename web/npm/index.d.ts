@@ -208,9 +208,9 @@ export class TdsReader<M extends TdsValuesMode = "tedious"> {
   /** Says the stream is over; throws if it stopped inside a packet or a token. */
   finish(): void;
   /** Every token of `source`; calls `finish` at the end; throws a LeanwireError on a bad stream. */
-  tokens(source: TdsSource): AsyncGenerator<TdsToken<TdsValueOf<M>>, void, undefined>;
+  tokens(source: TdsSource): AsyncIterableIterator<TdsToken<TdsValueOf<M>>>;
   /** The rows of every result set of `source`, as arrays of values. */
-  rows(source: TdsSource): AsyncGenerator<TdsValueOf<M>[], void, undefined>;
+  rows(source: TdsSource): AsyncIterableIterator<TdsValueOf<M>[]>;
 }
 
 /**

@@ -165,13 +165,8 @@ export class TdsReader {
    * `for await (const token of reader.tokens(stream))`. Calls `finish` at
    * the end; throws a LeanwireError on a bad stream.
    */
-  async *tokens(source) {
-    for await (const chunk of chunks(source)) {
-      this.feed(chunk);
-      let token;
-      while ((token = this.next()) !== null) yield token;
-    }
-    this.finish();
+  tokens(source) {
+    return new Pull(this, source, (token) => token);
   }
 
   /**
@@ -180,15 +175,77 @@ export class TdsReader {
    * current result set's columns. Other tokens, ERROR and INFO included,
    * are passed over: read them with `tokens`.
    */
-  async *rows(source) {
-    for await (const chunk of chunks(source)) {
-      this.feed(chunk);
-      let token;
-      while ((token = this.next()) !== null) {
-        if (token.values !== undefined && token.token !== "RETURNVALUE") yield token.values;
+  rows(source) {
+    return new Pull(this, source, rowValues);
+  }
+}
+
+function rowValues(token) {
+  return token.values !== undefined && token.token !== "RETURNVALUE" ? token.values : undefined;
+}
+
+/**
+ * The async iterator behind `tokens` and `rows`. While tokens of the
+ * bytes fed so far are left, `next` answers with an already resolved
+ * promise, so a row costs one await of the caller's loop and no generator
+ * machinery; only when they run out does it wait for the next chunk.
+ */
+class Pull {
+  constructor(reader, source, pick) {
+    this.reader = reader;
+    this.source = source;
+    this.chunks = null;
+    this.pick = pick;
+    this.done = false;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  next() {
+    if (!this.done) {
+      let value;
+      try {
+        value = this.take();
+      } catch (error) {
+        this.done = true;
+        return Promise.reject(error);
       }
+      if (value !== undefined) return Promise.resolve({ value, done: false });
     }
-    this.finish();
+    return this.pull();
+  }
+
+  /** The next value of the tokens decoded so far, or undefined. */
+  take() {
+    for (let token; (token = this.reader.next()) !== null; ) {
+      const value = this.pick(token);
+      if (value !== undefined) return value;
+    }
+    return undefined;
+  }
+
+  async pull() {
+    this.chunks ??= chunks(this.source)[Symbol.asyncIterator]();
+    while (!this.done) {
+      const chunk = await this.chunks.next();
+      if (chunk.done) {
+        this.done = true;
+        this.reader.finish();
+        break;
+      }
+      this.reader.feed(chunk.value);
+      const value = this.take();
+      if (value !== undefined) return { value, done: false };
+    }
+    return { value: undefined, done: true };
+  }
+
+  async return(value) {
+    this.done = true;
+    await this.chunks?.return?.();
+    return { value, done: true };
   }
 }
 
