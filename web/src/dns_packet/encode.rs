@@ -48,6 +48,19 @@ impl<'a> Encoder<'a> {
         word
     }
 
+    /// The words left on the tape.
+    fn left(&self) -> u32 {
+        (self.tape.len() / 4).saturating_sub(self.at) as u32
+    }
+
+    /// A count from the tape, capped at the words left: every item reads at
+    /// least one word, so a tape that claims more items than it holds ends
+    /// the loop instead of spinning on words that are not there.
+    fn count(&mut self) -> u32 {
+        let count = self.word();
+        count.min(self.left())
+    }
+
     fn bytes(&mut self) -> &'a [u8] {
         let start = self.word() as usize;
         let end = self.word() as usize;
@@ -182,11 +195,11 @@ impl<'a> Encoder<'a> {
         self.u16();
         let counts = [self.u16(), self.u16(), self.u16(), self.u16()];
         self.length += 12;
-        for _ in 0..counts[0] {
+        for _ in 0..counts[0].min(self.left()) {
             self.question();
         }
-        for count in &counts[1..] {
-            for _ in 0..*count {
+        for count in counts[1..].iter().copied() {
+            for _ in 0..count.min(self.left()) {
                 self.answer();
             }
         }
@@ -241,7 +254,7 @@ impl<'a> Encoder<'a> {
                 self.length += 20;
             }
             rtype::TXT => {
-                for _ in 0..self.word() {
+                for _ in 0..self.count() {
                     self.string();
                 }
             }
@@ -323,7 +336,7 @@ impl<'a> Encoder<'a> {
     /// RDLENGTH is the sum of the declared lengths, as dns-packet writes it.
     fn options(&mut self, hole: usize) {
         let before = self.length;
-        for _ in 0..self.word() {
+        for _ in 0..self.count() {
             self.option();
         }
         let declared = (self.length - before) as u16;
@@ -374,7 +387,7 @@ impl<'a> Encoder<'a> {
     fn type_bitmap(&mut self) {
         let mut bits = [[0u8; 32]; 256];
         let mut used = [0usize; 256];
-        for _ in 0..self.word() {
+        for _ in 0..self.count() {
             let code = self.word() as usize & 0xffff;
             let (window, low) = (code >> 8, code & 0xff);
             bits[window][low >> 3] |= 0x80 >> (low & 7);
@@ -407,4 +420,30 @@ fn strip_outer_dots(text: &[u8]) -> Vec<u8> {
         kept.clear();
     }
     kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tape of `words`, with no byte area after it.
+    fn tape(words: &[u32]) -> Vec<u8> {
+        let mut bytes = ((words.len() + 1) as u32).to_le_bytes().to_vec();
+        for word in words {
+            bytes.extend_from_slice(&word.to_le_bytes());
+        }
+        bytes
+    }
+
+    #[test]
+    fn a_count_larger_than_the_tape_stops_at_its_end() {
+        // TXT data claiming four billion strings, and a message claiming
+        // 65,535 of each section: only the words present are read.
+        let mut out = Vec::new();
+        Encoder::new(&tape(&[u32::MAX, 0, 0]), &mut out).data(rtype::TXT);
+        assert!(out.len() <= 2 + 3, "{} bytes", out.len());
+        let mut out = Vec::new();
+        Encoder::new(&tape(&[1, 0, 0xffff, 0xffff, 0xffff, 0xffff]), &mut out).message();
+        assert!(out.len() < 64, "{} bytes", out.len());
+    }
 }

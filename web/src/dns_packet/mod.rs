@@ -57,6 +57,16 @@
 //! `encodingLength` of them, which differs from their length where
 //! dns-packet's does (a name with a `\` in mail form, an empty name).
 //!
+//! # Why this reads the wire itself
+//! `leanwire_core::dns` is a strict codec: it checks every RDLENGTH against
+//! its type, allows only backward pointers before the name being read, and
+//! refuses trailing bytes. dns-packet reads leniently and in its own order
+//! (A, MX, SOA and PTR data ignore RDLENGTH; after bad data its position
+//! can become `NaN`), and it has record types core does not (HINFO, RP,
+//! SSHFP, NAPTR, TLSA, DNAME). A drop-in must give dns-packet's values and
+//! throw dns-packet's errors, so this module reads in dns-packet's order.
+//! Core's codec is what `decodeDnsMessage` and `buildDnsQuery` use.
+//!
 //! # Where the results differ from dns-packet
 //! Only on malformed input. Where dns-packet reads past the end of the
 //! buffer without a check (`buf[i]` is `undefined`, a slice is clamped) it
