@@ -5,10 +5,10 @@
 //!
 //! | kind | the string is |
 //! |---|---|
-//! | [`IN_INPUT`] | `input.substring(start, end)` |
-//! | [`IN_INPUT_LOWERCASE`] | the same, ASCII-lowercased |
-//! | [`IN_TEXT`] | `text.substring(start, end)` |
-//! | [`NULL`] | `null` |
+//! | 0, `IN_INPUT` | `input.substring(start, end)` |
+//! | 1, `IN_INPUT_LOWERCASE` | the same, ASCII-lowercased |
+//! | 2, `IN_TEXT` | `text.substring(start, end)` |
+//! | 3, `NULL` | `null` |
 //!
 //! with offsets in UTF-16 code units, so that JavaScript takes substrings of
 //! the string it passed in and no text crosses for them at all.

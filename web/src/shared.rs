@@ -2,7 +2,8 @@
 //!
 //! A call writes its input into the [`input`](reserve_input) buffer, runs,
 //! and leaves its result as a *tape* of `u32` words and a *text* area of
-//! UTF-8 bytes; the four words of [`result_header`] say where both are. The
+//! UTF-8 bytes (UTF-16LE for the TDS reader, whose strings arrive in it);
+//! the four words of [`result_header`] say where both are. The
 //! JavaScript side reads the tape with one typed-array view and turns text
 //! into strings with one decode per call (or takes substrings of its own
 //! input string), instead of building objects field by field across the
@@ -11,8 +12,8 @@
 //! The tape layout of each call is documented beside the function that
 //! writes it, and read by the matching file of the npm package's `src/`.
 //!
-//! A failure leaves the tape `[kind, offset]` with the message in the text
-//! area, and the call returns [`FAILED`].
+//! A failure leaves the tape `[offset]` and the text `kind` NUL `message`,
+//! and the call returns [`FAILED`].
 
 use core::cell::{Cell, RefCell};
 use core::fmt::{self, Write as _};
@@ -122,12 +123,6 @@ impl Output {
         self.tape.push(word);
     }
 
-    /// Appends `text` to the text area and pushes its `[start, end)`.
-    pub fn push_text(&mut self, text: &str) {
-        self.text.extend_from_slice(text.as_bytes());
-        self.push_written(self.text.len() - text.len());
-    }
-
     /// Writes `value`'s `Display` into the text area and pushes its `[start, end)`.
     pub fn push_display(&mut self, value: impl fmt::Display) {
         let (start, end) = self.write_display(value);
@@ -141,8 +136,9 @@ impl Output {
         self.written_since(from)
     }
 
-    /// Pushes `[start, end)` of the text written since byte `from`.
-    fn push_written(&mut self, from: usize) {
+    /// Pushes `[start, end)` of the text written since byte `from`, which
+    /// must be whole UTF-8 characters.
+    pub fn push_written(&mut self, from: usize) {
         let (start, end) = self.written_since(from);
         self.tape.extend_from_slice(&[start, end]);
     }
@@ -164,10 +160,7 @@ impl Output {
         message: impl fmt::Display,
     ) -> i32 {
         self.clear();
-        let _ = write!(TextWriter(&mut self.text), "{kind:?}");
-        if let Some(paren) = self.text.iter().position(|&b| b == b'(') {
-            self.text.truncate(paren);
-        }
+        let _ = write!(TextWriter(&mut self.text), "{}", VariantName(kind));
         self.end_failure(offset, message)
     }
 
@@ -192,8 +185,44 @@ impl Output {
     }
 }
 
+/// An error enum's variant name, as a failure's kind: its `Debug` up to the
+/// first `(`, so `UnknownToken(0x12)` prints `UnknownToken`.
+pub struct VariantName<K>(pub K);
+
+impl<K: fmt::Debug> fmt::Display for VariantName<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        /// Passes text on until a `(`, then drops the rest.
+        struct UpToParen<'f, 'g> {
+            out: &'f mut fmt::Formatter<'g>,
+            done: bool,
+        }
+        impl fmt::Write for UpToParen<'_, '_> {
+            fn write_str(&mut self, s: &str) -> fmt::Result {
+                if self.done {
+                    return Ok(());
+                }
+                match s.find('(') {
+                    Some(paren) => {
+                        self.done = true;
+                        self.out.write_str(&s[..paren])
+                    }
+                    None => self.out.write_str(s),
+                }
+            }
+        }
+        write!(
+            UpToParen {
+                out: f,
+                done: false
+            },
+            "{:?}",
+            self.0
+        )
+    }
+}
+
 /// The length in UTF-16 code units of valid UTF-8 `bytes`.
-pub fn utf16_len(bytes: &[u8]) -> u32 {
+fn utf16_len(bytes: &[u8]) -> u32 {
     if bytes.is_ascii() {
         return bytes.len() as u32;
     }

@@ -2,8 +2,8 @@
 //!
 //! A reader ([`tds_open`], [`tds_feed`], [`tds_finish`], [`tds_close`])
 //! writes what each piece of a response completes as tape records
-//! ([`tape`], [`values`]), one call per piece. A reader is a handle number into a registry, so that every export
-//! takes and returns numbers only.
+//! ([`tape`], [`values`]), one call per piece. A reader is a handle number
+//! into a registry, so that every export takes and returns numbers only.
 
 mod fast;
 pub mod tape;
@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use leanwire_core::tds::TdsVersion;
 use wasm_bindgen::prelude::*;
 
-use crate::shared::{FAILED, Output, with_input, with_output};
+use crate::shared::{with_input, with_output};
 
 use tape::{TapeOptions, TdsTape};
 use values::{Tape, ValueOptions};
@@ -75,7 +75,7 @@ fn with_reader<R>(handle: u32, call: impl FnOnce(&mut TdsTape) -> R) -> Option<R
 
 /// Feeds the first `len` bytes of the input buffer to reader `handle`:
 /// the tape gets the records they complete (see [`tape`]). Returns the
-/// tape's length in words, or [`FAILED`] for a handle that is not open.
+/// tape's length in words, or [`FAILED`](crate::shared::FAILED) for a handle that is not open.
 #[wasm_bindgen(js_name = tdsFeed)]
 pub fn tds_feed(handle: u32, len: u32) -> i32 {
     with_input(len, |input, out| {
@@ -93,13 +93,13 @@ pub fn tds_feed(handle: u32, len: u32) -> i32 {
     })
 }
 
-/// Says reader `handle`'s stream is over: 0, or [`FAILED`] if it ended
+/// Says reader `handle`'s stream is over: 0, or [`FAILED`](crate::shared::FAILED) if it ended
 /// inside a packet or a token (or the stream was bad).
 #[wasm_bindgen(js_name = tdsFinish)]
 pub fn tds_finish(handle: u32) -> i32 {
     with_output(|out| match with_reader(handle, |reader| reader.finish()) {
         Some(Ok(())) => 0,
-        Some(Err(error)) => fail(out, &error),
+        Some(Err(error)) => out.fail(error.kind(), error.offset(), error),
         None => out.fail_named("Closed", 0, "the reader is closed"),
     })
 }
@@ -115,10 +115,4 @@ pub fn tds_close(handle: u32) {
             *slot = None;
         }
     });
-}
-
-fn fail(out: &mut Output, error: &leanwire_core::tds::Error) -> i32 {
-    let code = out.fail(error.kind(), error.offset(), error);
-    debug_assert_eq!(code, FAILED);
-    code
 }

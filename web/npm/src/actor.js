@@ -9,14 +9,17 @@ function dialectCode(dialect) {
   throw new LeanwireError(`unknown dialect ${JSON.stringify(dialect)}: use "dotnet" or "jvm"`, "UnknownDialect", 0);
 }
 
-/** A string of the tape at `at`: `[kind, start, end)` (see actor.rs). */
-function string(input, at) {
+/** Kind 2 of a tape string: it is in the text area (see actor.rs). */
+const IN_TEXT = 2;
+
+/** A string of the tape at `at`: `[kind, start, end)`, in `input` or in the decoded `area`. */
+function string(input, area, at) {
   const start = u32[at + 1];
   const end = u32[at + 2];
   switch (u32[at]) {
     case 0: return input.substring(start, end);
     case 1: return input.substring(start, end).toLowerCase();
-    case 2: return text().substring(start, end);
+    case IN_TEXT: return area.substring(start, end);
     default: return null;
   }
 }
@@ -62,10 +65,12 @@ export function parseActorPath(path, dialect) {
   const len = putString(path);
   if (wasm.actorParse(len, code) < 0) fail();
   let at = tapeAt();
+  // Only the protocol and the host can need text of their own: decode it once, if at all.
+  const area = u32[at] === IN_TEXT || u32[at + 6] === IN_TEXT ? text() : "";
   const address = {
-    protocol: string(path, at),
-    system: string(path, at + 3),
-    host: string(path, at + 6),
+    protocol: string(path, area, at),
+    system: string(path, area, at + 3),
+    host: string(path, area, at + 6),
     port: u32[at + 9] === 1 ? u32[at + 10] : null,
   };
   const uid = u32[at + 11] === 1 ? u32[at + 12] | 0 : null;

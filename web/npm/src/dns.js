@@ -1,7 +1,7 @@
 // DNS messages (web/src/dns.rs writes the results read here).
 
 import { LeanwireError } from "./errors.js";
-import { wasm, putBytes, putString, text, textBytes, fail } from "./shared.js";
+import { wasm, putBytes, putString, text, textView, fail } from "./shared.js";
 
 /**
  * Decodes a DNS message into the report that `leanwire dns decode` prints:
@@ -28,5 +28,5 @@ export function buildDnsQuery(name, type, options = {}) {
   if (code < 0) fail();
   len = putString(name);
   if (wasm.dnsBuildQuery(len, code, id, edns || dnssec ? 1 : 0, dnssec ? 1 : 0) < 0) fail();
-  return textBytes();
+  return textView().slice();
 }

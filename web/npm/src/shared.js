@@ -11,6 +11,9 @@ import { LeanwireError } from "./errors.js";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const utf16 = new TextDecoder("utf-16le");
+/** Under Node, a Buffer over the memory decodes text without a decoder call's overhead. */
+const NodeBuffer = typeof Buffer === "function" ? Buffer : null;
 
 /** The module's exports, once it is instantiated. */
 export let wasm = null;
@@ -18,6 +21,7 @@ let buffer = null;
 /** Bytes and words of the module's memory. */
 export let u8 = null;
 export let u32 = null;
+let nodeBytes = null;
 let headerAt = 0;
 let inputAt = 0;
 let inputCap = 0;
@@ -35,6 +39,7 @@ function refresh() {
   buffer = wasm.memory.buffer;
   u8 = new Uint8Array(buffer);
   u32 = new Uint32Array(buffer);
+  nodeBytes = NodeBuffer === null ? null : NodeBuffer.from(buffer);
   inputView = u8.subarray(inputAt, inputAt + inputCap);
 }
 
@@ -80,36 +85,40 @@ export function tapeLength() {
   return u32[headerAt + 1];
 }
 
-/** The last call's text area, decoded. */
+/** The last call's text area, decoded from UTF-8. */
 export function text() {
   if (u8.length === 0) refresh();
   const at = u32[headerAt + 2];
-  return decoder.decode(u8.subarray(at, at + u32[headerAt + 3]));
+  const end = at + u32[headerAt + 3];
+  if (at === end) return "";
+  return nodeBytes !== null ? nodeBytes.utf8Slice(at, end) : decoder.decode(u8.subarray(at, end));
 }
 
-/** The last call's text area, as bytes (a copy). */
-export function textBytes() {
+/** The last call's text area, decoded from UTF-16LE (the TDS reader's). */
+export function textUtf16() {
   if (u8.length === 0) refresh();
   const at = u32[headerAt + 2];
-  return u8.slice(at, at + u32[headerAt + 3]);
+  const end = at + u32[headerAt + 3];
+  if (at === end) return "";
+  return nodeBytes !== null ? nodeBytes.ucs2Slice(at, end) : utf16.decode(u8.subarray(at, end));
+}
+
+/** The last call's text area as bytes: a view of the module's memory, valid until the next call. */
+export function textView() {
+  if (u8.length === 0) refresh();
+  const at = u32[headerAt + 2];
+  return u8.subarray(at, at + u32[headerAt + 3]);
+}
+
+/** The failure that the last call described, as a LeanwireError. */
+export function lastError() {
+  const offset = u32[tapeAt()];
+  const all = text();
+  const nul = all.indexOf("\0");
+  return new LeanwireError(all.slice(nul + 1), all.slice(0, nul), offset);
 }
 
 /** Throws the failure that the last call described. */
 export function fail() {
-  const offset = u32[tapeAt()];
-  const all = text();
-  const nul = all.indexOf("\0");
-  throw new LeanwireError(all.slice(nul + 1), all.slice(0, nul), offset);
-}
-
-const utf16 = typeof Buffer === "function" ? null : new TextDecoder("utf-16le");
-
-/** The last call's text area, decoded as UTF-16LE (for calls whose text area holds UTF-16). */
-export function textUtf16() {
-  if (u8.length === 0) refresh();
-  const at = u32[headerAt + 2];
-  const len = u32[headerAt + 3];
-  if (len === 0) return "";
-  if (utf16 === null) return Buffer.from(buffer, at, len).toString("utf16le");
-  return utf16.decode(u8.subarray(at, at + len));
+  throw lastError();
 }

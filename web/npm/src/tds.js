@@ -39,7 +39,7 @@
  */
 
 import { LeanwireError } from "./errors.js";
-import { wasm, ensureReady, putBytes, tapeAt, text, textUtf16, fail } from "./shared.js";
+import { wasm, ensureReady, putBytes, tapeAt, textUtf16, fail, lastError } from "./shared.js";
 import { TapeState, readTape } from "./tds/tape.js";
 
 const VERSIONS = { "7.1": 71, "7.2": 72, "7.3": 73, "7.4": 74 };
@@ -145,7 +145,7 @@ export class TdsReader {
     if (this.#error !== null) throw this.#error;
     if (this.#handle === 0) return;
     const failed = wasm.tdsFinish(this.#handle) < 0;
-    const error = failed ? captured() : null;
+    const error = failed ? lastError() : null;
     this.#close();
     if (error !== null) {
       this.#error = error;
@@ -247,16 +247,6 @@ class Pull {
     await this.chunks?.return?.();
     return { value, done: true };
   }
-}
-
-/** The failure the last call described, as a LeanwireError. */
-function captured() {
-  try {
-    fail();
-  } catch (error) {
-    return error;
-  }
-  return null;
 }
 
 /** The chunks of an async iterable, an iterable or a web ReadableStream. */

@@ -8,7 +8,7 @@
 //! from `leanwire_core::dns::Name`'s (see [`Decoder::name`]).
 
 use super::text;
-use crate::shared::{Output, utf16_len};
+use crate::shared::Output;
 
 /// Why a decode stopped.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -119,15 +119,12 @@ pub mod rtype {
 pub struct Decoder<'a, 'o> {
     buf: &'a [u8],
     out: &'o mut Output,
-    /// The text area's length in UTF-16 code units.
-    units: u32,
 }
 
 impl<'a, 'o> Decoder<'a, 'o> {
     /// A decoder of `buf` writing to `out`.
     pub fn new(buf: &'a [u8], out: &'o mut Output) -> Self {
-        let units = utf16_len(&out.text);
-        Decoder { buf, out, units }
+        Decoder { buf, out }
     }
 
     /// Appends a string to the text area with `write`, which writes whole
@@ -135,15 +132,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
     fn push_string(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
         let from = self.out.text.len();
         write(&mut self.out.text);
-        self.push_written(from);
-    }
-
-    /// Pushes `[start, end)` of the text written since byte `from`.
-    fn push_written(&mut self, from: usize) {
-        let start = self.units;
-        self.units += utf16_len(&self.out.text[from..]);
-        self.out.push(start);
-        self.out.push(self.units);
+        self.out.push_written(from);
     }
 
     fn read<const N: usize>(&self, at: usize) -> Read<[u8; N]> {
@@ -244,7 +233,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
         if self.out.text.len() == from {
             self.out.text.push(b'.');
         }
-        self.push_written(from);
+        self.out.push_written(from);
         Ok(taken)
     }
 

@@ -31,6 +31,7 @@ use leanwire_core::tds::{
 
 use super::fast;
 use super::values::{Tape, ValueOptions};
+use crate::shared::VariantName;
 
 /// A row begins.
 pub const ROW: u32 = 32;
@@ -94,16 +95,6 @@ pub struct TapeOptions {
     pub values: ValueOptions,
 }
 
-/// What a feed did: how many tokens it completed, and the error that
-/// stopped it.
-#[derive(Copy, Clone, Debug, PartialEq)]
-pub struct Fed {
-    /// Tokens completed (rows count at their end, a RETURNVALUE at its value).
-    pub tokens: u32,
-    /// The defect found, written as the last record.
-    pub error: Option<Error>,
-}
-
 /// A TDS response read in pieces into tape records.
 pub struct TdsTape {
     deframer: Option<Deframer>,
@@ -137,20 +128,16 @@ impl TdsTape {
         }
     }
 
-    /// Decodes `chunk` and writes what it completes onto `tape`.
-    pub fn feed(&mut self, chunk: &[u8], tape: &mut Tape<'_>) -> Fed {
-        let mut tokens = 0;
+    /// Decodes `chunk` and writes what it completes onto `tape`; a defect
+    /// is written as the last record, and every later feed repeats it.
+    pub fn feed(&mut self, chunk: &[u8], tape: &mut Tape<'_>) {
         let result = match self.failed {
             Some(error) => Err(error),
-            None => self.feed_packets(chunk, tape, &mut tokens),
+            None => self.feed_packets(chunk, tape),
         };
         if let Err(error) = result {
             self.failed = Some(error);
             push_fail(tape, &error);
-        }
-        Fed {
-            tokens,
-            error: result.err(),
         }
     }
 
@@ -172,16 +159,11 @@ impl TdsTape {
         Error::new(error.kind(), usize::try_from(offset).unwrap_or(usize::MAX))
     }
 
-    fn feed_packets(
-        &mut self,
-        chunk: &[u8],
-        tape: &mut Tape<'_>,
-        tokens: &mut u32,
-    ) -> Result<(), Error> {
+    fn feed_packets(&mut self, chunk: &[u8], tape: &mut Tape<'_>) -> Result<(), Error> {
         let Some(mut deframer) = self.deframer.take() else {
-            return self.feed_tokens(chunk, tape, tokens);
+            return self.feed_tokens(chunk, tape);
         };
-        let result = self.feed_payloads(&mut deframer, chunk, tape, tokens);
+        let result = self.feed_payloads(&mut deframer, chunk, tape);
         self.deframer = Some(deframer);
         result
     }
@@ -191,26 +173,20 @@ impl TdsTape {
         deframer: &mut Deframer,
         mut input: &[u8],
         tape: &mut Tape<'_>,
-        tokens: &mut u32,
     ) -> Result<(), Error> {
         loop {
             let (bytes, message_end) = match deframer.next(&mut input)? {
                 Status::Complete(payload) => (payload.bytes, payload.message_end),
                 Status::Partial => return Ok(()),
             };
-            self.feed_tokens(bytes, tape, tokens)?;
+            self.feed_tokens(bytes, tape)?;
             if message_end {
                 self.reader.finish().map_err(|error| self.shifted(error))?;
             }
         }
     }
 
-    fn feed_tokens(
-        &mut self,
-        mut input: &[u8],
-        tape: &mut Tape<'_>,
-        tokens: &mut u32,
-    ) -> Result<(), Error> {
+    fn feed_tokens(&mut self, mut input: &[u8], tape: &mut Tape<'_>) -> Result<(), Error> {
         loop {
             if matches!(self.reader.state(), ReaderState::TokenStart) {
                 match input.first() {
@@ -225,7 +201,6 @@ impl TdsTape {
                         if let Some(taken) = taken {
                             input = &input[taken..];
                             self.skipped += taken as u64;
-                            *tokens += 1;
                             continue;
                         }
                     }
@@ -240,24 +215,17 @@ impl TdsTape {
                     Status::Partial => return Ok(true),
                 };
                 match event {
-                    Event::Token(token) => {
-                        *tokens += u32::from(!matches!(token, Token::ReturnValue(_)));
-                        push_token(tape, &token);
-                    }
+                    Event::Token(token) => push_token(tape, &token),
                     Event::RowStart(kind) => {
                         *in_row = true;
                         let ncols = meta.columns().len() as u32;
                         tape.words
                             .extend([ROW, u32::from(kind == RowKind::NbcRow), ncols]);
                     }
-                    Event::Value { value, .. } => {
-                        *tokens += u32::from(!*in_row);
-                        tape.push_value(&value, values);
-                    }
+                    Event::Value { value, .. } => tape.push_value(&value, values),
                     Event::ValueStart { .. } => large.clear(),
                     Event::ValueChunk { bytes, .. } => large.extend_from_slice(bytes),
                     Event::ValueEnd { column } => {
-                        *tokens += u32::from(!*in_row);
                         let type_info = if *in_row {
                             meta.columns().get(usize::from(column)).map(|c| c.type_info)
                         } else {
@@ -268,7 +236,6 @@ impl TdsTape {
                     }
                     Event::RowEnd => {
                         *in_row = false;
-                        *tokens += 1;
                         tape.push(ROW_END);
                     }
                     _ => {}
@@ -287,11 +254,7 @@ impl TdsTape {
 fn push_fail(tape: &mut Tape<'_>, error: &Error) {
     tape.push(FAIL);
     tape.push(u32::try_from(error.offset()).unwrap_or(u32::MAX));
-    let mut kind = format!("{:?}", error.kind());
-    if let Some(paren) = kind.find('(') {
-        kind.truncate(paren);
-    }
-    tape.push_display(kind);
+    tape.push_display(VariantName(error.kind()));
     tape.push_display(error);
 }
 

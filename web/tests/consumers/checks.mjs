@@ -34,6 +34,10 @@ export function checkLeanwire(leanwire) {
   pass();
   const jvm = leanwire.parseActorPath("akka://Sys/ü/b", "jvm");
   equal([jvm.address.host, jvm.elements, jvm.uid], [null, ["ü", "b"], null], "a local JVM path with non-ASCII");
+  // A host that lowercases beyond ASCII comes from the text area, not the input.
+  const folded = leanwire.parseActorPath("AKKA.tcp://sÿs@HÖST.example:1/ç#-5");
+  equal([folded.address, folded.elements, folded.uid],
+    [{ protocol: "akka.tcp", system: "sÿs", host: "höst.example", port: 1 }, ["ç"], -5], "non-ASCII case folding");
   pass();
   throws(() => leanwire.parseActorPath("akka://sys@host/user"), LeanwireError, "MissingPort", 15, "missing port");
   throws(() => leanwire.parseActorPath("akka://a", "scala"), LeanwireError, "UnknownDialect", 0, "bad dialect");

@@ -1,7 +1,7 @@
 // Decoding: web/src/dns_packet/mod.rs writes the tapes read here, one call
 // per decode, and the strings of a call are one text area decoded once.
 
-import { wasm, u32, putBytes, tapeAt, text } from "../shared.js";
+import { wasm, u32, putBytes, tapeAt, text, lastError } from "../shared.js";
 import { typeName, className, rcodeName, opcodeName, optionName } from "./tables.js";
 
 /** What `dnsPacketDecode` decodes. */
@@ -12,26 +12,6 @@ export const DATA = 3;
 export const NAME = 4;
 export const MAIL_NAME = 5;
 export const OPTION = 6;
-
-const NodeBuffer = globalThis.Buffer;
-let memoryBytes = null;
-let headerAt = -1;
-
-/**
- * The last call's text area: under Node through a Buffer over the module's
- * memory (remade when the memory grew, which leaves the old one empty),
- * elsewhere by `text()`.
- */
-function callText() {
-  if (NodeBuffer === undefined) return text();
-  if (memoryBytes === null || memoryBytes.length === 0) {
-    memoryBytes = NodeBuffer.from(wasm.memory.buffer);
-    headerAt = wasm.resultHeader() >>> 2;
-  }
-  const start = u32[headerAt + 2];
-  const len = u32[headerAt + 3];
-  return len === 0 ? "" : memoryBytes.utf8Slice(start, start + len);
-}
 
 // The tape being read: the next word, the call's text, and the caller's buffer.
 let at = 0;
@@ -62,7 +42,7 @@ export function decodeItem(buf, offset, what, rtype, read) {
   const len = putBytes(buf);
   if (wasm.dnsPacketDecode(len, offset, what, rtype) < 0) fail(buf);
   at = tapeAt();
-  str = callText();
+  str = text();
   src = buf;
   const count = word();
   const item = read(rtype);
@@ -273,11 +253,7 @@ const readers = { 1: "readUInt8", 2: "readUInt16BE", 4: "readUInt32BE" };
 
 /** Throws what dns-packet throws for the failure the last call described. */
 function fail(buf) {
-  const offset = u32[tapeAt()];
-  const all = text();
-  const nul = all.indexOf("\0");
-  const kind = all.slice(0, nul);
-  const detail = all.slice(nul + 1);
+  const { kind, message: detail, offset } = lastError();
   switch (kind) {
     case "Range":
       throw rangeError(buf, offset, Number(detail));

@@ -167,14 +167,7 @@ export function run(what, codec, flatten, value) {
 /** dns-packet's `encodingLength` of the last encode. */
 export const encoded = { length: 0 };
 
-let headerAt = -1;
 
-/** The bytes the last encode wrote, as a view of the module's memory. */
-export function output(written) {
-  if (headerAt < 0) headerAt = wasm.resultHeader() >>> 2;
-  const at = shared.u32[headerAt + 2];
-  return shared.u8.subarray(at, at + written);
-}
 
 /** Flattens a whole packet. Like dns-packet, it adds the sections that are missing. */
 export function message(result) {

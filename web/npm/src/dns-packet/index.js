@@ -3,6 +3,7 @@
 
 import * as dec from "./decode.js";
 import * as enc from "./encode.js";
+import { textView } from "../shared.js";
 
 const NodeBuffer = globalThis.Buffer;
 
@@ -12,7 +13,7 @@ function start(offset) {
 
 /** Copies the last encode's bytes into `buf` at `offset`, or into a new buffer; returns it. */
 function deliver(written, buf, offset) {
-  const bytes = enc.output(written);
+  const bytes = textView();
   if (!buf) {
     if (enc.encoded.length === written) {
       const out = NodeBuffer ? NodeBuffer.allocUnsafe(written) : new Uint8Array(written);
