@@ -62,7 +62,7 @@ pub fn dns_type_code(len: u32) -> i32 {
             None => out.fail_named(
                 "UnknownType",
                 0,
-                format_args!("unknown record type {:?}", String::from_utf8_lossy(input)),
+                format_args!("unknown record type `{}`", String::from_utf8_lossy(input)),
             ),
         }
     })

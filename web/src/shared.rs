@@ -110,7 +110,8 @@ pub struct Output {
 }
 
 impl Output {
-    const fn new() -> Self {
+    /// An empty output.
+    pub(crate) const fn new() -> Self {
         Output {
             tape: Vec::new(),
             text: Vec::new(),
@@ -118,7 +119,25 @@ impl Output {
         }
     }
 
-    /// Appends one word.
+    /// Where the tape and the text end now, to [`rewind`](Self::rewind) to.
+    pub fn mark(&self) -> Mark {
+        Mark {
+            tape: self.tape.len(),
+            text: self.text.len(),
+            units: self.units,
+        }
+    }
+
+    /// Drops what was written after `mark`.
+    pub fn rewind(&mut self, mark: Mark) {
+        self.tape.truncate(mark.tape);
+        self.text.truncate(mark.text);
+        self.units = mark.units;
+    }
+
+    /// Appends one word. Not inlined: a result is hundreds of pushes, and
+    /// one copy of the growth path keeps the package small.
+    #[inline(never)]
     pub fn push(&mut self, word: u32) {
         self.tape.push(word);
     }
@@ -183,6 +202,14 @@ impl Output {
         self.tape.push(u32::try_from(offset).unwrap_or(u32::MAX));
         FAILED
     }
+}
+
+/// A point in an [`Output`] that it can be rewound to.
+#[derive(Copy, Clone)]
+pub struct Mark {
+    tape: usize,
+    text: usize,
+    units: u32,
 }
 
 /// An error enum's variant name, as a failure's kind: its `Debug` up to the

@@ -99,7 +99,7 @@ pub fn tds_feed(handle: u32, len: u32) -> i32 {
 pub fn tds_finish(handle: u32) -> i32 {
     with_output(|out| match with_reader(handle, |reader| reader.finish()) {
         Some(Ok(())) => 0,
-        Some(Err(error)) => out.fail(error.kind(), error.offset(), error),
+        Some(Err(error)) => out.fail_named(error.kind().name(), error.offset(), error),
         None => out.fail_named("Closed", 0, "the reader is closed"),
     })
 }

@@ -98,6 +98,32 @@ pub enum ErrorKind {
 }
 
 impl ErrorKind {
+    /// The variant's name, such as `UnknownToken`: a stable identifier for
+    /// programs and for other languages' bindings.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ErrorKind::ShortHeader => "ShortHeader",
+            ErrorKind::BadPacketLength(_) => "BadPacketLength",
+            ErrorKind::TruncatedPacket => "TruncatedPacket",
+            ErrorKind::UnknownToken(_) => "UnknownToken",
+            ErrorKind::UnsupportedToken(_) => "UnsupportedToken",
+            ErrorKind::UnexpectedEof(_) => "UnexpectedEof",
+            ErrorKind::LengthOverflow(_) => "LengthOverflow",
+            ErrorKind::LengthMismatch(_) => "LengthMismatch",
+            ErrorKind::PlpLengthMismatch(_) => "PlpLengthMismatch",
+            ErrorKind::TooManyColumns(_) => "TooManyColumns",
+            ErrorKind::UnknownDataType(..) => "UnknownDataType",
+            ErrorKind::Unsupported(_) => "Unsupported",
+            ErrorKind::InvalidTypeInfo(_) => "InvalidTypeInfo",
+            ErrorKind::InvalidValue(_) => "InvalidValue",
+            ErrorKind::InvalidUcs2(_) => "InvalidUcs2",
+            ErrorKind::NoMetadata(_) => "NoMetadata",
+            ErrorKind::BufferTooSmall(_) => "BufferTooSmall",
+            ErrorKind::ArenaFull(_) => "ArenaFull",
+            ErrorKind::UnsupportedVersion(_) => "UnsupportedVersion",
+        }
+    }
+
     /// A fixed description of the defect, without its site.
     pub const fn description(self) -> &'static str {
         match self {

@@ -113,6 +113,23 @@ pub mod rtype {
     pub const TLSA: u16 = 52;
     /// CAA
     pub const CAA: u16 = 257;
+
+    /// The record types dns-packet decodes by type, from RDLENGTH on; every
+    /// other type's data is its bytes.
+    pub const TYPED: [u16; 22] = [
+        A, NS, CNAME, SOA, PTR, HINFO, MX, TXT, RP, AAAA, SRV, NAPTR, DNAME, OPT, DS, SSHFP, RRSIG,
+        NSEC, DNSKEY, NSEC3, TLSA, CAA,
+    ];
+}
+
+/// The EDNS options that dns-packet decodes into fields of their own.
+pub mod option_code {
+    /// CLIENT_SUBNET [RFC 7871].
+    pub const CLIENT_SUBNET: u16 = 8;
+    /// TCP_KEEPALIVE [RFC 7828].
+    pub const TCP_KEEPALIVE: u16 = 11;
+    /// KEY_TAG [RFC 8145].
+    pub const KEY_TAG: u16 = 14;
 }
 
 /// A buffer being decoded and the tape the results go to.
@@ -129,7 +146,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
 
     /// Appends a string to the text area with `write`, which writes whole
     /// UTF-8 characters, and pushes its `[start, end)`.
-    fn push_string(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+    pub(super) fn push_string(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
         let from = self.out.text.len();
         write(&mut self.out.text);
         self.out.push_written(from);
@@ -171,12 +188,24 @@ impl<'a, 'o> Decoder<'a, 'o> {
         Ok(())
     }
 
-    fn push(&mut self, word: u32) {
+    /// Appends one word.
+    pub(super) fn push(&mut self, word: u32) {
         self.out.push(word);
     }
 
+    /// Appends a word to be set later by [`set`](Self::set); returns where it is.
+    pub(super) fn push_slot(&mut self) -> usize {
+        self.out.push(0);
+        self.out.tape.len() - 1
+    }
+
+    /// Sets the word at `slot`.
+    pub(super) fn set(&mut self, slot: usize, word: u32) {
+        self.out.tape[slot] = word;
+    }
+
     /// Pushes a byte range of the buffer, `[start, end)`.
-    fn push_bytes(&mut self, start: usize, end: usize) {
+    pub(super) fn push_bytes(&mut self, start: usize, end: usize) {
         self.out.push(start as u32);
         self.out.push(end as u32);
     }
@@ -482,8 +511,8 @@ impl<'a, 'o> Decoder<'a, 'o> {
         let len = self.u16(at + 2)? as usize;
         let data = at + 4;
         self.push_bytes(data, data + len);
-        match code {
-            8 => {
+        match code as u16 {
+            option_code::CLIENT_SUBNET => {
                 let family = self.field(Self::u16, data)?;
                 self.field(Self::u8, data + 2)?;
                 self.field(Self::u8, data + 3)?;
@@ -502,12 +531,12 @@ impl<'a, 'o> Decoder<'a, 'o> {
                     self.push_string(|s| text::ipv6(s, padded));
                 }
             }
-            11 => {
+            option_code::TCP_KEEPALIVE => {
                 self.push(u32::from(len > 0));
                 let timeout = if len > 0 { self.u16(data)? } else { 0 };
                 self.push(timeout);
             }
-            14 => {
+            option_code::KEY_TAG => {
                 self.push(len.div_ceil(2) as u32);
                 for i in (0..len).step_by(2) {
                     self.field(Self::u16, data + i)?;

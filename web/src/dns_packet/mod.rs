@@ -57,15 +57,16 @@
 //! `encodingLength` of them, which differs from their length where
 //! dns-packet's does (a name with a `\` in mail form, an empty name).
 //!
-//! # Why this reads the wire itself
-//! `leanwire_core::dns` is a strict codec: it checks every RDLENGTH against
-//! its type, allows only backward pointers before the name being read, and
+//! # Core's codec first, dns-packet's order for the rest
+//! A whole message at offset 0 is decoded by `leanwire_core::dns`
+//! ([`checked`]): core checks it once, and the tape is written from core's
+//! views and typed record data. Core is the stricter reader: it checks
+//! every RDLENGTH against its type, allows only backward pointers, and
 //! refuses trailing bytes. dns-packet reads leniently and in its own order
 //! (A, MX, SOA and PTR data ignore RDLENGTH; after bad data its position
-//! can become `NaN`), and it has record types core does not (HINFO, RP,
-//! SSHFP, NAPTR, TLSA, DNAME). A drop-in must give dns-packet's values and
-//! throw dns-packet's errors, so this module reads in dns-packet's order.
-//! Core's codec is what `decodeDnsMessage` and `buildDnsQuery` use.
+//! can become `NaN`), and a drop-in must give its values and throw its
+//! errors there too. So what core refuses, and every piece decoded on its
+//! own, is read by [`decode`], in dns-packet's order of reads.
 //!
 //! # Where the results differ from dns-packet
 //! Only on malformed input. Where dns-packet reads past the end of the
@@ -88,6 +89,7 @@
 //! `ERR_OUT_OF_RANGE` as dns-packet does, but a packet object missing a
 //! field dns-packet reads may fail with a different `TypeError` message.
 
+pub mod checked;
 pub mod decode;
 pub mod encode;
 pub mod text;
@@ -147,6 +149,15 @@ pub fn dns_packet_decode(len: u32, offset: u32, what: u32, rtype: u32) -> i32 {
 
 fn decode_into(input: &[u8], at: usize, item: Item, out: &mut Output) -> i32 {
     out.push(0);
+    let start = out.mark();
+    let mut decoder = Decoder::new(input, out);
+    if let (Item::Message, 0) = (item, at)
+        && let Some(bytes) = checked::message(&mut decoder, input)
+    {
+        out.tape[0] = bytes as u32;
+        return out.tape.len() as i32;
+    }
+    out.rewind(start);
     let mut decoder = Decoder::new(input, out);
     match item.decode(&mut decoder, at) {
         Ok(bytes) => {

@@ -48,8 +48,7 @@ pub fn row(
         &[]
     };
     let (words_at, text_at) = (tape.words.len(), tape.text.len());
-    tape.words
-        .extend([ROW, u32::from(nbc), columns.len() as u32]);
+    tape.put(&[ROW, u32::from(nbc), columns.len() as u32]);
     for (i, column) in columns.iter().enumerate() {
         if nbc && bitmap[i / 8] & (1 << (i % 8)) != 0 {
             tape.push(NULL);

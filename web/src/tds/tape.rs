@@ -31,7 +31,6 @@ use leanwire_core::tds::{
 
 use super::fast;
 use super::values::{Tape, ValueOptions};
-use crate::shared::VariantName;
 
 /// A row begins.
 pub const ROW: u32 = 32;
@@ -219,8 +218,7 @@ impl TdsTape {
                     Event::RowStart(kind) => {
                         *in_row = true;
                         let ncols = meta.columns().len() as u32;
-                        tape.words
-                            .extend([ROW, u32::from(kind == RowKind::NbcRow), ncols]);
+                        tape.put(&[ROW, u32::from(kind == RowKind::NbcRow), ncols]);
                     }
                     Event::Value { value, .. } => tape.push_value(&value, values),
                     Event::ValueStart { .. } => large.clear(),
@@ -254,7 +252,7 @@ impl TdsTape {
 fn push_fail(tape: &mut Tape<'_>, error: &Error) {
     tape.push(FAIL);
     tape.push(u32::try_from(error.offset()).unwrap_or(u32::MAX));
-    tape.push_display(VariantName(error.kind()));
+    tape.push_display(error.kind().name());
     tape.push_display(error);
 }
 
@@ -262,7 +260,7 @@ fn push_fail(tape: &mut Tape<'_>, error: &Error) {
 fn push_token(tape: &mut Tape<'_>, token: &Token<'_>) {
     match token {
         Token::ColMetadata(meta) => {
-            tape.words.extend([COLMETADATA, meta.columns.len() as u32]);
+            tape.put(&[COLMETADATA, meta.columns.len() as u32]);
             for column in meta.columns {
                 let ti = &column.type_info;
                 tape.push_ucs2(column.name);
@@ -273,7 +271,7 @@ fn push_token(tape: &mut Tape<'_>, token: &Token<'_>) {
                 } else {
                     u32::MAX
                 };
-                tape.words.extend([
+                tape.put(&[
                     column.flags.0.into(),
                     length,
                     ti.precision.into(),
@@ -287,8 +285,7 @@ fn push_token(tape: &mut Tape<'_>, token: &Token<'_>) {
                 DoneKind::DoneProc => 1,
                 DoneKind::DoneInProc => 2,
             };
-            tape.words
-                .extend([DONE, kind, done.status.0.into(), done.cur_cmd.into()]);
+            tape.put(&[DONE, kind, done.status.0.into(), done.cur_cmd.into()]);
             tape.push_u64(done.rows);
         }
         Token::Error(message) => push_message(tape, 1, message),
@@ -301,7 +298,7 @@ fn push_token(tape: &mut Tape<'_>, token: &Token<'_>) {
             push_env(tape, &change.old);
         }
         Token::LoginAck(ack) => {
-            tape.words.extend([LOGINACK, ack.interface.into()]);
+            tape.put(&[LOGINACK, ack.interface.into()]);
             match TdsVersion::from_wire(ack.tds_version) {
                 Some(version) => tape.push_display(version),
                 None => tape.push_display(format_args!("0x{:08x}", ack.tds_version)),
@@ -313,15 +310,15 @@ fn push_token(tape: &mut Tape<'_>, token: &Token<'_>) {
                 u16::from_be_bytes([high, low])
             ));
         }
-        Token::ReturnStatus(status) => tape.words.extend([RETURN_STATUS, status.0 as u32]),
+        Token::ReturnStatus(status) => tape.put(&[RETURN_STATUS, status.0 as u32]),
         Token::ReturnValue(rv) => {
-            tape.words.extend([RETURN_VALUE, rv.ordinal.into()]);
+            tape.put(&[RETURN_VALUE, rv.ordinal.into()]);
             tape.push_ucs2(rv.name);
             tape.push(rv.status.into());
         }
         Token::Order(order) => {
             let at = tape.words.len();
-            tape.words.extend([ORDER, 0]);
+            tape.put(&[ORDER, 0]);
             for column in order.columns() {
                 tape.push(column.into());
             }
@@ -370,7 +367,7 @@ fn other_text(token: &Token<'_>) -> (String, String) {
 }
 
 fn push_message(tape: &mut Tape<'_>, error: u32, message: &Message<'_>) {
-    tape.words.extend([
+    tape.put(&[
         MESSAGE,
         error,
         message.number as u32,
@@ -398,8 +395,7 @@ fn push_env(tape: &mut Tape<'_>, value: &EnvValue<'_>) {
             port,
             server,
         } => {
-            tape.words
-                .extend([ENV_ROUTING, (*protocol).into(), (*port).into()]);
+            tape.put(&[ENV_ROUTING, (*protocol).into(), (*port).into()]);
             tape.push_ucs2(*server);
         }
     }

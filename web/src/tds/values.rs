@@ -82,13 +82,20 @@ pub struct Tape<'o> {
 impl Tape<'_> {
     /// Appends one word.
     pub fn push(&mut self, word: u32) {
-        self.words.push(word);
+        self.put(&[word]);
+    }
+
+    /// Appends words. Not inlined: one copy of the growth path keeps the
+    /// package small.
+    #[inline(never)]
+    pub fn put(&mut self, words: &[u32]) {
+        self.words.extend_from_slice(words);
     }
 
     /// Appends a `u64` as low and high words.
     pub fn push_u64(&mut self, value: u64) {
-        self.words.push(value as u32);
-        self.words.push((value >> 32) as u32);
+        self.put(&[value as u32]);
+        self.put(&[(value >> 32) as u32]);
     }
 
     /// The text area's length in UTF-16 units.
@@ -99,8 +106,8 @@ impl Tape<'_> {
     /// Pushes `[start, end)` of the text written since unit `start`.
     fn push_range(&mut self, start: u32) {
         let end = self.units();
-        self.words.push(start);
-        self.words.push(end);
+        self.put(&[start]);
+        self.put(&[end]);
     }
 
     /// Copies UCS-2LE bytes into the text area and pushes their range.
@@ -119,7 +126,7 @@ impl Tape<'_> {
 
     /// Appends `bytes` as a byte length and words.
     pub fn push_bytes(&mut self, bytes: &[u8]) {
-        self.words.push(bytes.len() as u32);
+        self.put(&[bytes.len() as u32]);
         let mut words = bytes.chunks_exact(4);
         for word in &mut words {
             self.words
@@ -129,7 +136,7 @@ impl Tape<'_> {
         if !rest.is_empty() {
             let mut last = [0u8; 4];
             last[..rest.len()].copy_from_slice(rest);
-            self.words.push(u32::from_le_bytes(last));
+            self.put(&[u32::from_le_bytes(last)]);
         }
     }
 
@@ -161,19 +168,19 @@ impl Tape<'_> {
     }
 
     fn push_ucs2_bytes(&mut self, bytes: &[u8]) {
-        self.words.push(STRING);
+        self.put(&[STRING]);
         let start = self.units();
         self.text.extend_from_slice(bytes);
         self.push_range(start);
     }
 
     fn push_binary(&mut self, bytes: &[u8]) {
-        self.words.push(BINARY);
+        self.put(&[BINARY]);
         self.push_bytes(bytes);
     }
 
     fn push_string(&mut self, value: impl fmt::Display) {
-        self.words.push(STRING);
+        self.put(&[STRING]);
         self.push_display(value);
     }
 
@@ -181,15 +188,15 @@ impl Tape<'_> {
     fn push_sql(&mut self, value: SqlValue<'_>, options: ValueOptions) {
         match value {
             SqlValue::Null => self.push(NULL),
-            SqlValue::Bit(b) => self.words.extend([BIT, b.into()]),
-            SqlValue::TinyInt(n) => self.words.extend([INT, n.into()]),
-            SqlValue::SmallInt(n) => self.words.extend([INT, n as i32 as u32]),
-            SqlValue::Int(n) => self.words.extend([INT, n as u32]),
+            SqlValue::Bit(b) => self.put(&[BIT, b.into()]),
+            SqlValue::TinyInt(n) => self.put(&[INT, n.into()]),
+            SqlValue::SmallInt(n) => self.put(&[INT, n as i32 as u32]),
+            SqlValue::Int(n) => self.put(&[INT, n as u32]),
             SqlValue::BigInt(n) => {
                 self.push(BIGINT);
                 self.push_u64(n as u64);
             }
-            SqlValue::Real(x) => self.words.extend([REAL, x.to_bits()]),
+            SqlValue::Real(x) => self.put(&[REAL, x.to_bits()]),
             SqlValue::Float(x) => {
                 self.push(FLOAT);
                 self.push_u64(x.to_bits());
@@ -199,11 +206,11 @@ impl Tape<'_> {
             SqlValue::Time(t) if options.exact => self.push_string(t),
             SqlValue::DateTime2(t) if options.exact => self.push_string(t),
             SqlValue::DateTimeOffset(t) if options.exact => self.push_string(t),
-            SqlValue::Money(m) => self.words.extend([MONEY, (m.0 >> 32) as u32, m.0 as u32]),
+            SqlValue::Money(m) => self.put(&[MONEY, (m.0 >> 32) as u32, m.0 as u32]),
             SqlValue::Decimal(d) => {
                 let head = u32::from(d.negative) << 8 | u32::from(d.scale);
                 let m = d.magnitude;
-                self.words.extend([
+                self.put(&[
                     DECIMAL,
                     head,
                     m as u32,
@@ -212,22 +219,22 @@ impl Tape<'_> {
                     (m >> 96) as u32,
                 ]);
             }
-            SqlValue::DateTime(t) => self.words.extend([DATETIME, t.days as u32, t.ticks]),
+            SqlValue::DateTime(t) => self.put(&[DATETIME, t.days as u32, t.ticks]),
             SqlValue::SmallDateTime(t) => {
                 self.words
                     .extend([SMALL_DATETIME, t.days.into(), t.minutes.into()])
             }
-            SqlValue::Date(d) => self.words.extend([DATE, d.days]),
+            SqlValue::Date(d) => self.put(&[DATE, d.days]),
             SqlValue::Time(t) => {
                 self.push(TIME);
                 self.push_u64(t.nanoseconds() / 100);
             }
             SqlValue::DateTime2(t) => {
-                self.words.extend([DATETIME2, t.date.days]);
+                self.put(&[DATETIME2, t.date.days]);
                 self.push_u64(t.time.nanoseconds() / 100);
             }
             SqlValue::DateTimeOffset(t) => {
-                self.words.extend([DATETIME2, t.utc.date.days]);
+                self.put(&[DATETIME2, t.utc.date.days]);
                 self.push_u64(t.utc.time.nanoseconds() / 100);
             }
             SqlValue::Guid(g) => {

@@ -10,18 +10,24 @@ mod a;
 mod aaaa;
 mod caa;
 mod cname;
+mod dname;
 mod dnskey;
 mod ds;
+mod hinfo;
 mod mx;
+mod naptr;
 mod ns;
 mod nsec;
 mod nsec3;
 mod opt;
 mod ptr;
+mod rp;
 mod rrsig;
 mod soa;
 mod srv;
+mod sshfp;
 mod svcb;
+mod tlsa;
 mod txt;
 mod unknown;
 
@@ -31,18 +37,24 @@ pub use a::A;
 pub use aaaa::Aaaa;
 pub use caa::Caa;
 pub use cname::Cname;
+pub use dname::Dname;
 pub use dnskey::Dnskey;
 pub use ds::Ds;
+pub use hinfo::Hinfo;
 pub use mx::Mx;
+pub use naptr::Naptr;
 pub use ns::Ns;
 pub use nsec::Nsec;
 pub use nsec3::Nsec3;
 pub use opt::{EdnsOption, Opt};
 pub use ptr::Ptr;
+pub use rp::Rp;
 pub use rrsig::Rrsig;
 pub use soa::Soa;
 pub use srv::Srv;
+pub use sshfp::Sshfp;
 pub use svcb::{SvcParam, SvcParamKey, Svcb};
+pub use tlsa::Tlsa;
 pub use txt::Txt;
 pub use unknown::Unknown;
 
@@ -91,12 +103,27 @@ pub enum RData<'a> {
     Svcb(Svcb<'a>),
     /// [`Svcb`] of an HTTPS record.
     Https(Svcb<'a>),
+    /// [`Hinfo`]
+    Hinfo(Hinfo<'a>),
+    /// [`Rp`]
+    Rp(Rp<'a>),
+    /// [`Sshfp`]
+    Sshfp(Sshfp<'a>),
+    /// [`Naptr`]
+    Naptr(Naptr<'a>),
+    /// [`Tlsa`]
+    Tlsa(Tlsa<'a>),
+    /// [`Dname`]
+    Dname(Dname<'a>),
     /// Any other type, as bytes.
     Unknown(Unknown<'a>),
 }
 
 impl<'a> RData<'a> {
     /// Reads `message[at..end]` as the RDATA of a record of type `rtype`.
+    // One copy of the dispatch over every type, however many callers: it
+    // is large, and a record is read once.
+    #[inline(never)]
     pub fn parse(rtype: Rtype, message: &'a [u8], at: usize, end: usize) -> Result<Self> {
         if end > message.len() || at > end {
             return Err(Error::new(ErrorKind::RdataOverrun, message.len()));
@@ -120,6 +147,12 @@ impl<'a> RData<'a> {
             Rtype::Nsec3 => RData::Nsec3(Nsec3::parse(message, at, end)?),
             Rtype::Svcb => RData::Svcb(Svcb::parse(message, at, end)?),
             Rtype::Https => RData::Https(Svcb::parse(message, at, end)?),
+            Rtype::Hinfo => RData::Hinfo(Hinfo::parse(message, at, end)?),
+            Rtype::Rp => RData::Rp(Rp::parse(message, at, end)?),
+            Rtype::Sshfp => RData::Sshfp(Sshfp::parse(message, at, end)?),
+            Rtype::Naptr => RData::Naptr(Naptr::parse(message, at, end)?),
+            Rtype::Tlsa => RData::Tlsa(Tlsa::parse(message, at, end)?),
+            Rtype::Dname => RData::Dname(Dname::parse(message, at, end)?),
             other => RData::Unknown(Unknown {
                 rtype: other,
                 data: &message[at..end],
@@ -148,6 +181,12 @@ impl<'a> RData<'a> {
             RData::Nsec3(_) => Rtype::Nsec3,
             RData::Svcb(_) => Rtype::Svcb,
             RData::Https(_) => Rtype::Https,
+            RData::Hinfo(_) => Rtype::Hinfo,
+            RData::Rp(_) => Rtype::Rp,
+            RData::Sshfp(_) => Rtype::Sshfp,
+            RData::Naptr(_) => Rtype::Naptr,
+            RData::Tlsa(_) => Rtype::Tlsa,
+            RData::Dname(_) => Rtype::Dname,
             RData::Unknown(u) => u.rtype,
         }
     }
@@ -172,6 +211,12 @@ impl<'a> RData<'a> {
             RData::Nsec(r) => r.emit(w),
             RData::Nsec3(r) => r.emit(w),
             RData::Svcb(r) | RData::Https(r) => r.emit(w),
+            RData::Hinfo(r) => r.emit(w),
+            RData::Rp(r) => r.emit(w),
+            RData::Sshfp(r) => r.emit(w),
+            RData::Naptr(r) => r.emit(w),
+            RData::Tlsa(r) => r.emit(w),
+            RData::Dname(r) => r.emit(w),
             RData::Unknown(r) => r.emit(w),
         }
     }
@@ -197,6 +242,12 @@ impl fmt::Display for RData<'_> {
             RData::Nsec(r) => r.fmt(f),
             RData::Nsec3(r) => r.fmt(f),
             RData::Svcb(r) | RData::Https(r) => r.fmt(f),
+            RData::Hinfo(r) => r.fmt(f),
+            RData::Rp(r) => r.fmt(f),
+            RData::Sshfp(r) => r.fmt(f),
+            RData::Naptr(r) => r.fmt(f),
+            RData::Tlsa(r) => r.fmt(f),
+            RData::Dname(r) => r.fmt(f),
             RData::Unknown(r) => r.fmt(f),
         }
     }
@@ -268,7 +319,8 @@ impl<'a> Fields<'a> {
         Ok(name)
     }
 
-    /// A name that must be written in full (RRSIG signer, NSEC next, SVCB target).
+    /// A name that must be written in full (RRSIG signer, NSEC next, SVCB
+    /// target).
     pub(crate) fn uncompressed_name(&mut self) -> Result<Name<'a>> {
         let at = self.pos;
         let name = self.name()?;
@@ -294,4 +346,13 @@ pub(crate) fn read_final_name(message: &[u8], at: usize, end: usize) -> Result<N
     let name = fields.name()?;
     fields.finish()?;
     Ok(name)
+}
+
+/// Writes a `<character-string>`: a length octet and the bytes. Bytes longer
+/// than 255 octets are an [`ErrorKind::InvalidRdata`] at the length octet.
+pub(crate) fn put_char_string(w: &mut Writer<'_>, bytes: &[u8]) -> Result<()> {
+    let len =
+        u8::try_from(bytes.len()).map_err(|_| Error::new(ErrorKind::InvalidRdata, w.len()))?;
+    w.put_u8(len)?;
+    w.put(bytes)
 }
