@@ -59,24 +59,10 @@ function reserve(len) {
   refresh();
 }
 
-/** Below this many UTF-16 units, a loop copies ASCII text faster than `encodeInto`'s call. */
-const SHORT_TEXT = 64;
-
 /** Writes `text` as UTF-8 into the input buffer; returns its length in bytes. */
 export function putString(text) {
-  const len = text.length;
-  const most = len * 3;
+  const most = text.length * 3;
   if (most > inputCap || u8 === null || u8.length === 0) reserve(most);
-  if (len < SHORT_TEXT) {
-    const at = inputAt;
-    let i = 0;
-    for (; i < len; i++) {
-      const unit = text.charCodeAt(i);
-      if (unit >= 0x80) break;
-      u8[at + i] = unit;
-    }
-    if (i === len) return len;
-  }
   return encoder.encodeInto(text, inputView).written;
 }
 

@@ -1,10 +1,10 @@
-//! Decoding through `leanwire_core::dns`: a message that core's codec
-//! accepts is read from core's views, and gives the same tape as
-//! [`Decoder::message`] does.
+//! Decoding through `leanwire_core::dns`: a message whose questions and
+//! records core's codec accepts is read from core's views, and gives the
+//! same tape as [`Decoder::message`] does.
 //!
-//! Core's codec is the stricter reader: every RDLENGTH checked against its
-//! type, no trailing bytes, one OPT record. Where it accepts a message,
-//! dns-packet reads the same fields from the same bytes, with four
+//! Core's codec is the stricter reader: every name checked, every RDLENGTH
+//! inside the message and checked against its type's data. Where it accepts
+//! a message, dns-packet reads the same fields from the same bytes, with four
 //! exceptions that this module checks and declines: a DNSKEY protocol other
 //! than 3 (dns-packet throws), an SSHFP fingerprint of another length than
 //! its hash type's (dns-packet reads the hash type's length), an EDNS option
@@ -13,38 +13,39 @@
 //! written by [`Decoder::name`], which applies dns-packet's rules.
 
 use leanwire_core::dns::rdata::EdnsOption;
-use leanwire_core::dns::{Message, Name, RData, Record, Rtype, TypeBitmap};
+use leanwire_core::dns::{HEADER_LEN, Header, Name, Question, RData, Record, Rtype, TypeBitmap};
 
 use super::decode::{Decoder, option_code, rtype};
 use super::text;
 
-/// Decodes `buf` as one whole message with core's codec and writes the
-/// message's tape; returns its length. `None` when core refuses the
-/// message or dns-packet would read it otherwise (see the module); the
-/// tape is then partly written, and the caller decodes in dns-packet's order.
+/// Decodes the message at the start of `buf` with core's codec, in one
+/// pass, and writes the message's tape; returns the bytes it took, which
+/// like dns-packet's count leave out any bytes after the last record.
+/// `None` when core refuses a piece of it or dns-packet would read it
+/// otherwise (see the module); the tape is then partly written, and the
+/// caller decodes in dns-packet's order.
 pub fn message(decoder: &mut Decoder<'_, '_>, buf: &[u8]) -> Option<usize> {
-    let message = Message::parse(buf).ok()?;
-    let header = message.header();
+    let (header, _) = Header::split(buf).ok()?;
     decoder.push(header.id.into());
     decoder.push(header.flags().into());
-    for count in [
-        header.qdcount,
-        header.ancount,
-        header.nscount,
-        header.arcount,
-    ] {
-        decoder.push(count.into());
+    let records = [header.ancount, header.nscount, header.arcount];
+    for count in [header.qdcount].iter().chain(&records) {
+        decoder.push((*count).into());
     }
-    for question in message.questions() {
+    let mut pos = HEADER_LEN;
+    for _ in 0..header.qdcount {
+        let (question, next) = Question::parse(buf, pos).ok()?;
         name(decoder, &question.name, false)?;
         decoder.push(u16::from(question.qtype).into());
         decoder.push(u16::from(question.qclass).into());
+        pos = next;
     }
-    let records = message.answers().chain(message.authority());
-    for record in records.chain(message.additional()) {
+    for _ in 0..records.iter().map(|&count| u32::from(count)).sum::<u32>() {
+        let (record, next) = Record::parse(buf, pos).ok()?;
         self::record(decoder, buf, &record)?;
+        pos = next;
     }
-    Some(buf.len())
+    Some(pos)
 }
 
 /// A record: `name type`, then the OPT fields or `class ttl`, then the data.
@@ -304,19 +305,17 @@ mod tests {
     }
 
     /// The tape and text of core's decode, if it takes the message.
-    fn through_core(buf: &[u8]) -> Option<(Vec<u32>, Vec<u8>)> {
+    fn through_core(buf: &[u8]) -> Option<(usize, Vec<u32>, Vec<u8>)> {
         let mut out = Output::new();
         let bytes = message(&mut Decoder::new(buf, &mut out), buf)?;
-        assert_eq!(bytes, buf.len());
-        Some((out.tape, out.text))
+        Some((bytes, out.tape, out.text))
     }
 
     /// The tape and text of the decode in dns-packet's order.
-    fn in_dns_packet_order(buf: &[u8]) -> Option<(Vec<u32>, Vec<u8>)> {
+    fn in_dns_packet_order(buf: &[u8]) -> Option<(usize, Vec<u32>, Vec<u8>)> {
         let mut out = Output::new();
         let bytes = Decoder::new(buf, &mut out).message(0).ok()?;
-        assert_eq!(bytes, buf.len());
-        Some((out.tape, out.text))
+        Some((bytes, out.tape, out.text))
     }
 
     #[test]
@@ -328,6 +327,9 @@ mod tests {
                 assert_eq!(Some(core), in_dns_packet_order(buf), "{buf:02x?}");
                 taken += 1;
             }
+            // Bytes after the last record are left out of the count.
+            let padded = [&buf[..], b"\0\x01\xff"].concat();
+            assert_eq!(through_core(&padded), in_dns_packet_order(&padded));
         }
         // Core refuses only the vectors that break its rules.
         assert!(
