@@ -8,14 +8,14 @@ mod http_client;
 #[path = "support/http_server.rs"]
 mod http_server;
 
-use std::io::{ErrorKind, Read};
+use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
 use std::thread;
 use std::time::{Duration, Instant};
 
 use http_client::Client;
 use http_server::Running;
-use leanwire_native::http::{Config, Dispatch};
+use leanwire_native::http::{Config, Dispatch, HelloWorld, Request, Response};
 
 fn config(dispatch: Dispatch) -> Config {
     Config {
@@ -218,6 +218,106 @@ fn shutdown_finishes_requests_in_flight_and_refuses_new_ones() {
         );
         assert_eq!(reply.connection.as_deref(), Some("close"));
         assert!(in_flight.closed_by_server());
+        server.stop().unwrap();
+    }
+}
+
+/// Opens a connection that pipelines `GET /plaintext` from a thread of its
+/// own and never reads a response.
+fn slow_reader(addr: std::net::SocketAddr) -> (TcpStream, thread::JoinHandle<()>) {
+    let stream = TcpStream::connect(addr).unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    let batch = b"GET /plaintext HTTP/1.1\r\n\r\n".repeat(20_000);
+    let pipeliner = thread::spawn(move || {
+        // Fails once the server closes; until then it blocks when the
+        // server stops reading.
+        for _ in 0..50 {
+            if writer.write_all(&batch).is_err() {
+                return;
+            }
+        }
+    });
+    (stream, pipeliner)
+}
+
+#[test]
+fn clients_that_never_read_are_closed_after_the_send_timeout() {
+    for dispatch in [Dispatch::Inline, Dispatch::Pool] {
+        let server = Running::start(Config {
+            threads: 1,
+            max_connections: 4,
+            send_timeout: Duration::from_millis(400),
+            ..config(dispatch)
+        });
+        let slow: Vec<_> = (0..4).map(|_| slow_reader(server.addr)).collect();
+        // Every place is taken by a slow reader until the send timeout frees it.
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let mut client = Client::connect(server.addr);
+            if client.get("/plaintext").status == 200 {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "slow readers still hold every place"
+            );
+            thread::sleep(Duration::from_millis(100));
+        }
+        // A pipeliner ends when its writes fail, which only a close by the
+        // server makes happen: it has far more to send than any buffer holds.
+        for (_stream, pipeliner) in slow {
+            while !pipeliner.is_finished() {
+                assert!(Instant::now() < deadline, "a slow reader was not closed");
+                thread::sleep(Duration::from_millis(50));
+            }
+        }
+        server.stop().unwrap();
+    }
+}
+
+#[test]
+fn head_is_answered_like_get_without_a_body() {
+    let server = Running::start(config(Dispatch::Inline));
+    let mut client = Client::connect(server.addr);
+    client.send(b"HEAD /plaintext HTTP/1.1\r\n\r\nGET /plaintext HTTP/1.1\r\n\r\n");
+    let mut response = vec![0; 4096];
+    let mut got = Vec::new();
+    while got.windows(13).filter(|w| w == b"Hello, World!").count() == 0 {
+        let n = client.stream.read(&mut response).unwrap();
+        assert!(n > 0, "closed early: {}", String::from_utf8_lossy(&got));
+        got.extend_from_slice(&response[..n]);
+    }
+    let text = String::from_utf8(got).unwrap();
+    let (head, get) = text.split_once("\r\n\r\n").unwrap();
+    assert!(head.starts_with("HTTP/1.1 200 OK\r\n"), "{head}");
+    assert!(head.contains("Content-Length: 13"), "{head}");
+    assert!(get.starts_with("HTTP/1.1 200 OK\r\n"), "{get}");
+    assert!(get.ends_with("\r\n\r\nHello, World!"), "{get}");
+}
+
+#[test]
+fn a_handler_that_panics_gets_500_and_the_worker_serves_on() {
+    let handler = |request: &Request<'_>, response: &mut Response<'_>| {
+        if request.path() == "/panic" {
+            panic!("handler failure under test");
+        }
+        leanwire_native::http::Handler::handle(&HelloWorld, request, response);
+    };
+    for dispatch in [Dispatch::Inline, Dispatch::Pool] {
+        let server = Running::with_handler(
+            Config {
+                threads: 1,
+                ..config(dispatch)
+            },
+            handler,
+        );
+        for _ in 0..3 {
+            let mut client = Client::connect(server.addr);
+            let reply = client.get("/panic");
+            assert_eq!(reply.status, 500);
+            assert!(client.closed_by_server());
+            assert_eq!(Client::connect(server.addr).get("/json").status, 200);
+        }
         server.stop().unwrap();
     }
 }

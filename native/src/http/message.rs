@@ -9,12 +9,21 @@ pub struct Request<'a> {
     pub(crate) path: &'a str,
     pub(crate) minor_version: u8,
     pub(crate) headers: &'a [httparse::Header<'a>],
+    pub(crate) head: bool,
 }
 
 impl<'a> Request<'a> {
-    /// The method, such as `GET`.
+    /// The method, such as `GET`. A `HEAD` request reads as `GET`, so that
+    /// every handler answers it as it answers GET; the server then sends
+    /// the status and headers without the body [RFC 9110 §9.3.2].
     pub fn method(&self) -> &'a str {
         self.method
+    }
+
+    /// Whether this is a `HEAD` request, whose response body is not sent: a
+    /// handler may skip writing it (`Content-Length` then says 0).
+    pub fn is_head(&self) -> bool {
+        self.head
     }
 
     /// The request target as sent, such as `/json` or `/search?q=x`.
@@ -59,6 +68,8 @@ impl Status {
     /// 431 Request Header Fields Too Large.
     pub const REQUEST_HEADER_FIELDS_TOO_LARGE: Status =
         Status::new(431, "Request Header Fields Too Large");
+    /// 500 Internal Server Error.
+    pub const INTERNAL_SERVER_ERROR: Status = Status::new(500, "Internal Server Error");
     /// 501 Not Implemented.
     pub const NOT_IMPLEMENTED: Status = Status::new(501, "Not Implemented");
     /// 503 Service Unavailable.

@@ -26,6 +26,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+mod connection;
 mod date;
 mod hello;
 mod message;
@@ -34,11 +35,12 @@ mod session;
 
 pub use hello::HelloWorld;
 pub use message::{Request, Response, Status};
-pub use server::{Config, Dispatch, Server, ShutdownHandle};
+pub use server::{Config, Dispatch, MAX_TIMEOUT, Server, ShutdownHandle};
 pub use session::{DATE_LEN, MAX_HEAD, MAX_HEADERS, Session};
 
+pub(crate) use connection::{Connection, Expiry, Next, later};
 pub(crate) use date::DateCache;
-pub(crate) use server::{LINGER, OVER_LIMIT, Role, Shared};
+pub(crate) use server::{OVER_LIMIT, Role, Shared};
 
 /// Answers requests: called once per request, on the thread serving the connection.
 pub trait Handler: Send + Sync + 'static {

@@ -42,9 +42,31 @@ pub struct Config {
     pub header_timeout: Duration,
     /// How long a connection may sit between requests. Default: 60 s.
     pub idle_timeout: Duration,
+    /// How long response bytes may wait for a peer that does not read them
+    /// before the connection is closed. Default: 10 s.
+    pub send_timeout: Duration,
     /// How long [`ShutdownHandle::shutdown`] waits for requests in flight
     /// before closing what is left. Default: 10 s.
     pub shutdown_timeout: Duration,
+}
+
+/// The longest any timeout of a [`Config`] is taken to be.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
+
+impl Config {
+    /// This configuration with every timeout at most [`MAX_TIMEOUT`] and at
+    /// least 1 ms.
+    pub fn clamped(mut self) -> Config {
+        for timeout in [
+            &mut self.header_timeout,
+            &mut self.idle_timeout,
+            &mut self.send_timeout,
+            &mut self.shutdown_timeout,
+        ] {
+            *timeout = (*timeout).clamp(Duration::from_millis(1), MAX_TIMEOUT);
+        }
+        self
+    }
 }
 
 impl Default for Config {
@@ -55,6 +77,7 @@ impl Default for Config {
             max_connections: 10_000,
             header_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
+            send_timeout: Duration::from_secs(10),
             shutdown_timeout: Duration::from_secs(10),
         }
     }
@@ -139,7 +162,11 @@ impl<H> Shared<H> {
     /// quarter of the shortest timeout, between 10 ms and 1 s.
     pub(crate) fn sweep_interval(&self) -> Duration {
         let config = &self.config;
-        let shortest = config.header_timeout.min(config.idle_timeout).min(LINGER);
+        let shortest = config
+            .header_timeout
+            .min(config.idle_timeout)
+            .min(config.send_timeout)
+            .min(LINGER);
         (shortest / 4).clamp(Duration::from_millis(10), Duration::from_secs(1))
     }
 
@@ -169,7 +196,9 @@ impl<H: Handler> Server<H> {
     /// socket of the same user join the port, another process's too, and
     /// then take its share of the connections; a port already bound
     /// without it is refused (`AddrInUse`).
+    /// Timeouts are [`clamped`](Config::clamped).
     pub fn bind(addr: SocketAddr, config: Config, handler: H) -> io::Result<Server<H>> {
+        let config = config.clamped();
         if config.threads == 0 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,

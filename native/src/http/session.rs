@@ -2,6 +2,7 @@
 //! received bytes in, takes response bytes out, and asks whether to go on.
 
 use std::mem::MaybeUninit;
+use std::panic::{self, AssertUnwindSafe};
 
 pub use super::date::DATE_LEN;
 use super::{Handler, Request, Response, Status};
@@ -166,11 +167,14 @@ impl Session {
                 return false;
             }
         };
+        let method = parsed.method.unwrap_or_default();
+        let head = method == "HEAD";
         let request = Request {
-            method: parsed.method.unwrap_or_default(),
+            method: if head { "GET" } else { method },
             path: parsed.path.unwrap_or_default(),
             minor_version: parsed.version.unwrap_or_default(),
             headers: parsed.headers,
+            head,
         };
         let framing = match Framing::of(&request) {
             Ok(framing) => framing,
@@ -185,7 +189,20 @@ impl Session {
             content_type: None,
             body: &mut self.body,
         };
-        handler.handle(&request, &mut response);
+        // A handler that panics costs its request, not the worker: the
+        // panic is answered 500 and the connection closed, as its state
+        // is unknown.
+        let handled = panic::catch_unwind(AssertUnwindSafe(|| {
+            handler.handle(&request, &mut response);
+        }));
+        if handled.is_err() {
+            self.fail(
+                Status::INTERNAL_SERVER_ERROR,
+                "the request handler failed",
+                date,
+            );
+            return false;
+        }
         let (status, content_type) = (response.status, response.content_type);
 
         self.start += len;
@@ -207,6 +224,9 @@ impl Session {
             date,
             connection,
         );
+        if head {
+            self.output.truncate(self.output.len() - self.body.len());
+        }
         true
     }
 
@@ -586,6 +606,59 @@ Content-Type: application/json\r\nContent-Length: 27\r\n\r\n{\"message\":\"Hello
         let mut idle = Session::new();
         idle.drain();
         assert!(idle.is_finished());
+    }
+
+    #[test]
+    fn head_gets_the_status_and_headers_of_get_without_the_body() {
+        let input = b"HEAD /plaintext HTTP/1.1\r\n\r\nHEAD /x HTTP/1.1\r\n\r\nGET /plaintext HTTP/1.1\r\n\r\n";
+        let get = converse(
+            &mut Session::new(),
+            b"GET /plaintext HTTP/1.1\r\n\r\n",
+            4096,
+        );
+        let (get_head, get_body) = get.split_once("\r\n\r\n").unwrap();
+        assert_eq!(get_body, "Hello, World!");
+        for chunk in [1, 4096] {
+            let out = converse(&mut Session::new(), input, chunk);
+            assert_eq!(statuses(&out), ["200", "404", "200"], "chunk {chunk}");
+            let (first, rest) = out.split_once("\r\n\r\n").unwrap();
+            assert_eq!(first, get_head);
+            assert!(rest.starts_with("HTTP/1.1 404 Not Found\r\n"), "{rest}");
+            assert!(
+                rest.contains("Content-Length: 10\r\n\r\nHTTP/1.1 200"),
+                "{rest}"
+            );
+            assert!(out.ends_with("\r\n\r\nHello, World!"));
+        }
+    }
+
+    #[test]
+    fn a_handler_that_panics_gets_500_and_a_close() {
+        let panics = |request: &Request<'_>, response: &mut Response<'_>| {
+            if request.path() == "/panic" {
+                panic!("handler failure under test");
+            }
+            response.body().extend_from_slice(b"fine");
+        };
+        let mut session = Session::new();
+        let input = b"GET /ok HTTP/1.1\r\n\r\nGET /panic HTTP/1.1\r\n\r\nGET /ok HTTP/1.1\r\n\r\n";
+        let buf = session.read_buf();
+        buf[..input.len()].copy_from_slice(input);
+        session.received(input.len());
+        session.process(&panics, DATE);
+        let out = String::from_utf8(session.pending().to_vec()).unwrap();
+        assert_eq!(statuses(&out), ["200", "500"]);
+        assert!(out.ends_with("Connection: close\r\n\r\nthe request handler failed\n"));
+        let n = session.pending().len();
+        session.sent(n);
+        assert!(session.is_finished());
+        // The session, like the worker that drives it, goes on serving.
+        session.reset();
+        let again = b"GET /ok HTTP/1.1\r\n\r\n";
+        session.read_buf()[..again.len()].copy_from_slice(again);
+        session.received(again.len());
+        session.process(&panics, DATE);
+        assert!(session.pending().ends_with(b"fine"));
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::io;
 use std::net::SocketAddr;
 use std::thread::{self, JoinHandle};
 
-use leanwire_native::http::{Config, HelloWorld, Server, ShutdownHandle};
+use leanwire_native::http::{Config, Handler, HelloWorld, Server, ShutdownHandle};
 
 /// A server running on its own threads; shut down and joined on drop.
 pub struct Running {
@@ -18,7 +18,12 @@ pub struct Running {
 impl Running {
     /// Binds `HelloWorld` with `config` on 127.0.0.1:0 and runs it.
     pub fn start(config: Config) -> Running {
-        let server = Server::bind("127.0.0.1:0".parse().unwrap(), config, HelloWorld)
+        Running::with_handler(config, HelloWorld)
+    }
+
+    /// Binds `handler` with `config` on 127.0.0.1:0 and runs it.
+    pub fn with_handler(config: Config, handler: impl Handler) -> Running {
+        let server = Server::bind("127.0.0.1:0".parse().unwrap(), config, handler)
             .expect("bind 127.0.0.1:0");
         let addr = server.local_addr();
         let shutdown = server.shutdown_handle();

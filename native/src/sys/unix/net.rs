@@ -14,7 +14,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::http::{DateCache, Handler, LINGER, OVER_LIMIT, Role, Session, Shared};
+use crate::http::{Connection, DateCache, Expiry, Handler, Next, OVER_LIMIT, Role, Shared, later};
 
 /// A listening TCP socket with `SO_REUSEPORT`, non-blocking and close-on-exec.
 pub(crate) struct Listener(TcpListener);
@@ -242,6 +242,7 @@ pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> 
         free: Vec::new(),
         live: 0,
         fresh: Vec::new(),
+        ready: Vec::new(),
         handed: Vec::new(),
         date: DateCache::new(),
         now: Instant::now(),
@@ -254,11 +255,7 @@ pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> 
 /// One connection's place in a worker.
 struct Slot {
     stream: Option<TcpStream>,
-    session: Session,
-    /// The response is sent and the write side shut; input is read and
-    /// discarded until the peer closes or the deadline passes.
-    lingering: bool,
-    deadline: Instant,
+    conn: Connection,
 }
 
 /// One worker thread's loop: its epoll, its listener (unless it only
@@ -278,6 +275,9 @@ struct Worker<'s, H> {
     live: usize,
     /// Connections accepted in this round, served once the listener is re-armed.
     fresh: Vec<usize>,
+    /// Connections that used up their turn's budget with input left, served
+    /// again once every other event of the round is.
+    ready: Vec<usize>,
     /// Connections taken from the inbox, kept for its capacity.
     handed: Vec<TcpStream>,
     date: DateCache,
@@ -293,8 +293,12 @@ impl<H: Handler> Worker<'_, H> {
         // SAFETY: `epoll_event` is plain old data; all zeroes is a valid value.
         let mut events = [unsafe { mem::zeroed::<libc::epoll_event>() }; EVENTS];
         let mut next_sweep = self.now + self.sweep_every;
+        let mut again = Vec::new();
         loop {
-            let timeout = next_sweep.saturating_duration_since(self.now);
+            let timeout = match self.ready.is_empty() {
+                true => next_sweep.saturating_duration_since(self.now),
+                false => Duration::ZERO,
+            };
             let n = self.epoll.wait(&mut events, timeout)?;
             self.now = Instant::now();
             self.date.refresh(SystemTime::now());
@@ -304,6 +308,10 @@ impl<H: Handler> Worker<'_, H> {
                     INBOX => self.take_handed(inbox),
                     token => self.drive(token as usize),
                 }
+            }
+            mem::swap(&mut self.ready, &mut again);
+            for token in again.drain(..) {
+                self.drive(token);
             }
             if self.shared.stopping() && self.drain_until.is_none() {
                 self.start_drain();
@@ -374,9 +382,11 @@ impl<H: Handler> Worker<'_, H> {
         inbox.take(&mut handed);
         for stream in handed.drain(..) {
             if let Some(token) = self.register(stream) {
+                // Served first: a request already here is answered before
+                // a drain closes the connection.
                 self.drive(token);
                 if self.drain_until.is_some() {
-                    self.slots[token].session.drain();
+                    self.slots[token].conn.drain();
                     self.drive(token);
                 }
             }
@@ -392,9 +402,7 @@ impl<H: Handler> Worker<'_, H> {
             None => {
                 self.slots.push(Slot {
                     stream: None,
-                    session: Session::new(),
-                    lingering: false,
-                    deadline: self.now,
+                    conn: Connection::new(&self.shared.config, self.now),
                 });
                 self.slots.len() - 1
             }
@@ -410,132 +418,86 @@ impl<H: Handler> Worker<'_, H> {
         }
         let slot = &mut self.slots[token];
         slot.stream = Some(stream);
-        slot.lingering = false;
-        slot.deadline = self.now + self.shared.config.idle_timeout;
+        slot.conn.open(self.now);
         self.live += 1;
         Some(token)
     }
 
-    /// Reads, answers and writes on one connection until it would block.
+    /// Reads, answers and writes on one connection until it would block or
+    /// its turn's budget is spent.
     fn drive(&mut self, token: usize) {
         let now = self.now;
-        let config = &self.shared.config;
-        let Some(slot) = self.slots.get_mut(token) else {
+        let Some(Slot {
+            stream: Some(stream),
+            conn,
+        }) = self.slots.get_mut(token)
+        else {
             return;
         };
-        let Some(stream) = &slot.stream else {
-            return;
-        };
-        let mut stream = stream;
-        if slot.lingering {
-            let mut sink = [0u8; 512];
-            loop {
-                match stream.read(&mut sink) {
-                    Ok(0) => break,
-                    Ok(_) => continue,
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
-                    Err(_) => break,
-                }
-            }
-            return self.close(token);
-        }
-        let session = &mut slot.session;
+        let mut stream = &*stream;
+        conn.begin_turn();
         // A read that fills less than the buffer took all there was, and
         // on a stream socket anything arriving later raises a new edge
         // (epoll(7), "can also be detected by checking the amount of data
         // read"), so a short read ends the turn without one more read to
         // see `EAGAIN`.
         let mut drained = false;
-        // Whether this turn read anything: then the deadline follows the
-        // request in progress, or the idle timeout once there is none.
-        let mut read_some = false;
         loop {
-            while !session.pending().is_empty() {
-                match stream.write(session.pending()) {
-                    Ok(n) => session.sent(n),
-                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            match conn.advance(&self.shared.handler, self.date.get(), now) {
+                Next::Send => match stream.write(conn.pending()) {
+                    Ok(n) => conn.sent(n, now),
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                     Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
                     Err(_) => return self.close(token),
-                }
-            }
-            if session.is_finished() {
-                return self.linger(token);
-            }
-            session.process(&self.shared.handler, self.date.get());
-            if read_some && !session.in_request() {
-                slot.deadline = now + config.idle_timeout;
-            }
-            if !session.pending().is_empty() {
-                continue;
-            }
-            if drained || !session.wants_read() {
-                return;
-            }
-            let was_in_request = session.in_request();
-            let buf = session.read_buf();
-            let room = buf.len();
-            match stream.read(buf) {
-                Ok(0) => {
-                    session.peer_closed();
-                    if session.pending().is_empty() {
-                        return self.close(token);
+                },
+                Next::ShutdownWrite => match stream.shutdown(Shutdown::Write) {
+                    Ok(()) => conn.write_shut(now),
+                    Err(_) => return self.close(token),
+                },
+                Next::Receive | Next::Discard if drained => return,
+                Next::Receive | Next::Discard => {
+                    let buf = conn.read_buf();
+                    let room = buf.len();
+                    match stream.read(buf) {
+                        Ok(n) => {
+                            drained = n > 0 && n < room;
+                            conn.received(n, now);
+                        }
+                        Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                        Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
+                        Err(_) => return self.close(token),
                     }
                 }
-                Ok(n) => {
-                    drained = n < room;
-                    read_some = true;
-                    session.received(n);
-                    if !was_in_request {
-                        slot.deadline = now + config.header_timeout;
-                    }
-                }
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return,
-                Err(_) => return self.close(token),
+                Next::Yield => return self.ready.push(token),
+                Next::Close => return self.close(token),
             }
         }
-    }
-
-    /// Shuts the write side after the last response and reads until the
-    /// peer closes, for at most [`LINGER`].
-    fn linger(&mut self, token: usize) {
-        let slot = &mut self.slots[token];
-        if let Some(stream) = &slot.stream
-            && stream.shutdown(Shutdown::Write).is_err()
-        {
-            return self.close(token);
-        }
-        slot.lingering = true;
-        slot.deadline = self.now + LINGER;
-        self.drive(token);
     }
 
     /// Closes the connection in `token`'s slot, if one is open.
     fn close(&mut self, token: usize) {
-        let slot = &mut self.slots[token];
-        if slot.stream.take().is_some() {
-            slot.session.reset();
-            slot.lingering = false;
+        if self.slots[token].stream.take().is_some() {
             self.free.push(token);
             self.live -= 1;
             self.shared.release();
         }
     }
 
-    /// Times out connections past their deadline, and retries accepts that
+    /// Acts on connections past their deadline, and retries accepts that
     /// failed for want of descriptors.
     fn sweep(&mut self) {
         for token in 0..self.slots.len() {
             let slot = &mut self.slots[token];
-            if slot.stream.is_none() || self.now < slot.deadline {
+            if slot.stream.is_none() {
                 continue;
             }
-            if slot.lingering {
-                self.close(token);
-            } else {
-                slot.session.timed_out(self.date.get());
-                self.drive(token);
+            match slot.conn.expiry(self.now) {
+                Expiry::NotYet => {}
+                Expiry::Close => self.close(token),
+                Expiry::TimedOut => {
+                    slot.conn.time_out(self.now, self.date.get());
+                    self.drive(token);
+                }
             }
         }
         self.accept_all();
@@ -545,11 +507,11 @@ impl<H: Handler> Worker<'_, H> {
     /// progress and close.
     fn start_drain(&mut self) {
         self.listener = None;
-        self.drain_until = Some(self.now + self.shared.config.shutdown_timeout);
+        self.drain_until = Some(later(self.now, self.shared.config.shutdown_timeout));
         for token in 0..self.slots.len() {
-            if self.slots[token].stream.is_some() && !self.slots[token].lingering {
-                self.drive(token);
-                self.slots[token].session.drain();
+            let slot = &mut self.slots[token];
+            if slot.stream.is_some() && !slot.conn.is_lingering() {
+                slot.conn.drain();
                 self.drive(token);
             }
         }

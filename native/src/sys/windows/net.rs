@@ -71,7 +71,9 @@ use windows_sys::Win32::System::IO::{
     PostQueuedCompletionStatus,
 };
 
-use crate::http::{DateCache, Handler, LINGER, OVER_LIMIT, Role, Session, Shared};
+use crate::http::{
+    Config, Connection, DateCache, Expiry, Handler, Next, OVER_LIMIT, Role, Shared, later,
+};
 
 /// The completion key of a wake-up.
 const WAKE: usize = usize::MAX;
@@ -441,34 +443,28 @@ unsafe impl Sync for Conn {}
 struct ConnState {
     /// None while the slot is free.
     socket: Option<Socket>,
-    session: Session,
+    conn: Connection,
     in_flight: Option<Op>,
-    /// The response is sent and the write side shut; input is read and
-    /// discarded until the peer closes or the deadline passes.
-    lingering: bool,
     /// Cancelled: the slot is freed when the operation in flight completes.
     closing: bool,
     /// The server is stopping; acted on once nothing is in flight.
     drain: bool,
-    /// The deadline passed; acted on once nothing is in flight.
+    /// A request did not arrive in time; acted on once nothing is in flight.
     timed_out: bool,
-    deadline: Instant,
 }
 
 impl Conn {
-    fn new(now: Instant) -> Conn {
+    fn new(config: &Config, now: Instant) -> Conn {
         Conn {
             recv: UnsafeCell::new(OVERLAPPED::default()),
             send: UnsafeCell::new(OVERLAPPED::default()),
             state: Mutex::new(ConnState {
                 socket: None,
-                session: Session::new(),
+                conn: Connection::new(config, now),
                 in_flight: None,
-                lingering: false,
                 closing: false,
                 drain: false,
                 timed_out: false,
-                deadline: now,
             }),
         }
     }
@@ -926,7 +922,7 @@ impl<H: Handler> Worker<'_, H> {
         let slot = match popped {
             Some(key) => self.hub.conn(key).map(|conn| (key, conn)),
             None => {
-                let conn = Arc::new(Conn::new(self.now));
+                let conn = Arc::new(Conn::new(&self.shared.config, self.now));
                 let mut conns = self
                     .hub
                     .conns
@@ -945,11 +941,11 @@ impl<H: Handler> Worker<'_, H> {
         }
         let mut st = lock(&conn.state);
         st.socket = Some(socket);
-        st.deadline = self.now + self.shared.config.idle_timeout;
+        st.conn.open(self.now);
         self.hub.live.fetch_add(1, Ordering::SeqCst);
         // Read after the slot is filled: a drain starting now sees it, or it sees the drain.
         st.drain = self.hub.draining.load(Ordering::SeqCst);
-        self.drive(key, &conn, &mut st, false);
+        self.drive(key, &conn, &mut st);
     }
 
     /// An operation of the connection in slot `key` completed.
@@ -976,60 +972,52 @@ impl<H: Handler> Worker<'_, H> {
         if st.closing {
             return self.finish(key, &mut st);
         }
-        if st.lingering {
-            // The bytes are discarded: never passed to `received`.
-            return match outcome {
-                Ok(n) if n > 0 => self.post(key, &conn, &mut st, Op::Recv),
-                _ => self.close(key, &mut st),
-            };
-        }
-        let mut read_some = false;
         match (op, outcome) {
-            (Op::Send, Ok(n)) => st.session.sent(n),
-            (Op::Recv, Ok(0)) => {
-                st.session.peer_closed();
-                if st.session.pending().is_empty() {
-                    return self.close(key, &mut st);
-                }
-            }
-            (Op::Recv, Ok(n)) => {
-                let was_in_request = st.session.in_request();
-                st.session.received(n);
-                if !was_in_request {
-                    st.deadline = self.now + self.shared.config.header_timeout;
-                }
-                read_some = true;
-            }
+            (Op::Send, Ok(n)) => st.conn.sent(n, self.now),
+            (Op::Recv, Ok(n)) => st.conn.received(n, self.now),
             // Cancelled for a timeout or a drain, whose flag says what next.
             (_, Err(WSA_OPERATION_ABORTED)) => {}
             (_, Err(_)) => return self.close(key, &mut st),
         }
-        self.drive(key, &conn, &mut st, read_some);
+        self.drive(key, &conn, &mut st);
     }
 
     /// Moves a connection with nothing in flight on: acts on a drain or a
-    /// timeout, answers what was received, then sends, lingers or receives.
-    /// After a receive (`read_some`), the deadline becomes the idle timeout
-    /// once no request is in progress.
-    fn drive(&self, key: usize, conn: &Conn, st: &mut ConnState, read_some: bool) {
+    /// timeout, then does what its lifecycle says next. Each completion is
+    /// a turn of its own.
+    fn drive(&self, key: usize, conn: &Conn, st: &mut ConnState) {
         if mem::take(&mut st.drain) {
-            st.session.drain();
+            st.conn.drain();
         }
         if mem::take(&mut st.timed_out) {
-            st.session.timed_out(self.date.get());
+            match st.conn.expiry(self.now) {
+                Expiry::NotYet => {}
+                Expiry::TimedOut => st.conn.time_out(self.now, self.date.get()),
+                Expiry::Close => return self.close(key, st),
+            }
         }
-        st.session.process(&self.shared.handler, self.date.get());
-        if read_some && !st.session.in_request() {
-            st.deadline = self.now + self.shared.config.idle_timeout;
-        }
-        if !st.session.pending().is_empty() {
-            self.post(key, conn, st, Op::Send);
-        } else if st.session.wants_read() {
-            self.post(key, conn, st, Op::Recv);
-        } else {
-            // Nothing to send and nothing more to read: that is finished.
-            debug_assert!(st.session.is_finished());
-            self.linger(key, conn, st);
+        st.conn.begin_turn();
+        loop {
+            match st
+                .conn
+                .advance(&self.shared.handler, self.date.get(), self.now)
+            {
+                Next::Send => return self.post(key, conn, st, Op::Send),
+                Next::Receive | Next::Discard | Next::Yield => {
+                    return self.post(key, conn, st, Op::Recv);
+                }
+                Next::ShutdownWrite => {
+                    let Some(raw) = st.socket.as_ref().map(|s| s.0) else {
+                        return;
+                    };
+                    // SAFETY: `shutdown` takes no pointers.
+                    if unsafe { winsock::shutdown(raw, SD_SEND) } == SOCKET_ERROR {
+                        return self.close(key, st);
+                    }
+                    st.conn.write_shut(self.now);
+                }
+                Next::Close => return self.close(key, st),
+            }
         }
     }
 
@@ -1041,11 +1029,11 @@ impl<H: Handler> Worker<'_, H> {
         };
         let (buf, len, overlapped) = match op {
             Op::Recv => {
-                let buf = st.session.read_buf();
+                let buf = st.conn.read_buf();
                 (buf.as_mut_ptr(), buf.len(), conn.recv.get())
             }
             Op::Send => {
-                let buf = st.session.pending();
+                let buf = st.conn.pending();
                 (buf.as_ptr().cast_mut(), buf.len(), conn.send.get())
             }
         };
@@ -1088,21 +1076,6 @@ impl<H: Handler> Worker<'_, H> {
         st.in_flight = Some(op);
     }
 
-    /// Shuts the write side after the last response and reads until the
-    /// peer closes, for at most [`LINGER`].
-    fn linger(&self, key: usize, conn: &Conn, st: &mut ConnState) {
-        let Some(raw) = st.socket.as_ref().map(|s| s.0) else {
-            return;
-        };
-        // SAFETY: `shutdown` takes no pointers.
-        if unsafe { winsock::shutdown(raw, SD_SEND) } == SOCKET_ERROR {
-            return self.close(key, st);
-        }
-        st.lingering = true;
-        st.deadline = self.now + LINGER;
-        self.post(key, conn, st, Op::Recv);
-    }
-
     /// Closes the connection: at once if nothing is in flight, otherwise
     /// once the cancelled operation completes, as its buffers must outlive it.
     fn close(&self, key: usize, st: &mut ConnState) {
@@ -1120,8 +1093,6 @@ impl<H: Handler> Worker<'_, H> {
         if st.socket.take().is_none() {
             return;
         }
-        st.session.reset();
-        st.lingering = false;
         st.closing = false;
         st.drain = false;
         st.timed_out = false;
@@ -1134,7 +1105,7 @@ impl<H: Handler> Worker<'_, H> {
     /// receive in flight is cancelled, or once a send in flight completes.
     fn nudge(&self, key: usize, conn: &Conn, st: &mut ConnState) {
         match (st.in_flight, &st.socket) {
-            (None, _) => self.drive(key, conn, st, false),
+            (None, _) => self.drive(key, conn, st),
             (Some(Op::Recv), Some(socket)) => socket.cancel(conn.recv.get()),
             _ => {}
         }
@@ -1149,14 +1120,17 @@ impl<H: Handler> Worker<'_, H> {
                     break;
                 };
                 let mut st = lock(&conn.state);
-                if st.socket.is_none() || st.closing || self.now < st.deadline {
+                if st.socket.is_none() || st.closing {
                     continue;
                 }
-                if st.lingering {
-                    self.close(key, &mut st);
-                } else {
-                    st.timed_out = true;
-                    self.nudge(key, &conn, &mut st);
+                match st.conn.expiry(self.now) {
+                    Expiry::NotYet => {}
+                    // A send in flight that the peer does not take is cancelled too.
+                    Expiry::Close => self.close(key, &mut st),
+                    Expiry::TimedOut => {
+                        st.timed_out = true;
+                        self.nudge(key, &conn, &mut st);
+                    }
                 }
             }
         }
@@ -1168,7 +1142,7 @@ impl<H: Handler> Worker<'_, H> {
     /// Stops accepting, then lets each connection of the hub finish the
     /// request in progress and close.
     fn start_drain(&mut self) {
-        self.drain_until = Some(self.now + self.shared.config.shutdown_timeout);
+        self.drain_until = Some(later(self.now, self.shared.config.shutdown_timeout));
         // The stop may have woken only this worker of a shared hub.
         self.hub.port.post(WAKE);
         if self.hub.draining.swap(true, Ordering::SeqCst) {
@@ -1178,7 +1152,7 @@ impl<H: Handler> Worker<'_, H> {
             listener.0.stop();
         }
         self.each_open(|key, conn, st| {
-            if !st.closing && !st.lingering {
+            if !st.closing && !st.conn.is_lingering() {
                 st.drain = true;
                 self.nudge(key, conn, st);
             }

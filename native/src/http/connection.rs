@@ -1,0 +1,257 @@
+//! One connection's lifecycle without I/O, the same for every backend: the
+//! [`Session`] it serves, its deadlines, lingering after the last response,
+//! draining at shutdown, and a byte budget per turn.
+//!
+//! A backend does readiness or completion I/O and nothing else. It asks
+//! [`Connection::advance`] what to do next ([`Next`]), does it, reports
+//! what happened ([`received`](Connection::received),
+//! [`sent`](Connection::sent), [`write_shut`](Connection::write_shut)),
+//! and asks [`expiry`](Connection::expiry) what to do once the
+//! [`deadline`](Connection::deadline) has passed.
+//!
+//! The deadlines:
+//!
+//! | while | the connection may wait | then |
+//! |---|---|---|
+//! | a request head or body arrives | [`Config::header_timeout`] from its first byte | 408 and close |
+//! | nothing is in progress | [`Config::idle_timeout`] | close |
+//! | output waits for the peer to read it | [`Config::send_timeout`] since the last byte it took | close |
+//! | lingering after the last response | [`LINGER`] | close |
+
+use std::time::{Duration, Instant};
+
+use super::server::{Config, LINGER};
+use super::session::DATE_LEN;
+use super::{Handler, Session};
+
+/// The most bytes one connection reads in one turn before the worker
+/// serves the others: one fast sender cannot hold a worker.
+pub(crate) const TURN_BUDGET: usize = 64 * 1024;
+
+/// What the backend does next with a connection.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Next {
+    /// Send [`Connection::pending`].
+    Send,
+    /// Receive into [`Connection::read_buf`].
+    Receive,
+    /// Shut the write side, then report it with [`Connection::write_shut`].
+    ShutdownWrite,
+    /// Receive into [`Connection::read_buf`]; the bytes are discarded.
+    Discard,
+    /// This turn has read its budget: serve other connections, then come back.
+    Yield,
+    /// Close the socket and free the slot.
+    Close,
+}
+
+/// What [`Connection::expiry`] found.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Expiry {
+    /// No deadline has passed.
+    NotYet,
+    /// A request did not arrive in time: [`Connection::time_out`] answers it.
+    TimedOut,
+    /// The connection must close now.
+    Close,
+}
+
+/// The timeouts of [`Config`] a connection keeps.
+#[derive(Copy, Clone, Debug)]
+struct Timeouts {
+    header: Duration,
+    idle: Duration,
+    send: Duration,
+}
+
+/// One connection: its [`Session`] and where it is in its lifecycle.
+#[derive(Debug)]
+pub(crate) struct Connection {
+    session: Session,
+    timeouts: Timeouts,
+    /// The last response is sent and the write side shut; input is read and
+    /// discarded until the peer closes or the deadline passes.
+    lingering: bool,
+    /// The peer closed its side.
+    peer_closed: bool,
+    /// When the request in progress must have arrived.
+    request_by: Option<Instant>,
+    /// When the output waiting to be sent must have moved.
+    send_by: Option<Instant>,
+    /// When an idle connection, or a lingering one, is closed.
+    idle_by: Instant,
+    /// Bytes received in this turn.
+    turn: usize,
+}
+
+impl Connection {
+    /// A connection slot for a server with `config`, not yet open.
+    pub(crate) fn new(config: &Config, now: Instant) -> Connection {
+        Connection {
+            session: Session::new(),
+            timeouts: Timeouts {
+                header: config.header_timeout,
+                idle: config.idle_timeout,
+                send: config.send_timeout,
+            },
+            lingering: false,
+            peer_closed: false,
+            request_by: None,
+            send_by: None,
+            idle_by: now,
+            turn: 0,
+        }
+    }
+
+    /// Starts serving a newly accepted connection in this slot, keeping the
+    /// buffers of the last one.
+    pub(crate) fn open(&mut self, now: Instant) {
+        self.session.reset();
+        self.lingering = false;
+        self.peer_closed = false;
+        self.request_by = None;
+        self.send_by = None;
+        self.idle_by = later(now, self.timeouts.idle);
+        self.turn = 0;
+    }
+
+    /// Whether the response is sent and input is only being discarded.
+    pub(crate) fn is_lingering(&self) -> bool {
+        self.lingering
+    }
+
+    /// Where received bytes go: the session's input, or while lingering a
+    /// buffer whose contents are thrown away.
+    pub(crate) fn read_buf(&mut self) -> &mut [u8] {
+        self.session.read_buf()
+    }
+
+    /// The response bytes not yet sent.
+    pub(crate) fn pending(&self) -> &[u8] {
+        self.session.pending()
+    }
+
+    /// Records `n` bytes received into [`read_buf`](Self::read_buf); 0 means
+    /// the peer closed its side.
+    pub(crate) fn received(&mut self, n: usize, now: Instant) {
+        self.turn = self.turn.saturating_add(n);
+        if n == 0 {
+            self.peer_closed = true;
+            self.session.peer_closed();
+        } else if !self.lingering {
+            if !self.session.in_request() {
+                self.request_by = Some(later(now, self.timeouts.header));
+            }
+            self.session.received(n);
+        }
+    }
+
+    /// Records that the first `n` bytes of [`pending`](Self::pending) were sent.
+    pub(crate) fn sent(&mut self, n: usize, now: Instant) {
+        self.session.sent(n);
+        if n > 0 {
+            self.send_by = Some(later(now, self.timeouts.send));
+        }
+    }
+
+    /// Records that the write side was shut after the last response: the
+    /// connection lingers until the peer closes, for at most [`LINGER`].
+    pub(crate) fn write_shut(&mut self, now: Instant) {
+        self.lingering = true;
+        self.request_by = None;
+        self.send_by = None;
+        self.idle_by = later(now, LINGER);
+    }
+
+    /// Starts a turn: the byte budget is full again.
+    pub(crate) fn begin_turn(&mut self) {
+        self.turn = 0;
+    }
+
+    /// Answers what was received and says what to do next.
+    pub(crate) fn advance<H: Handler + ?Sized>(
+        &mut self,
+        handler: &H,
+        date: &[u8; DATE_LEN],
+        now: Instant,
+    ) -> Next {
+        if self.lingering {
+            return match () {
+                () if self.peer_closed => Next::Close,
+                () if self.turn >= TURN_BUDGET => Next::Yield,
+                () => Next::Discard,
+            };
+        }
+        let had_output = !self.session.pending().is_empty();
+        self.session.process(handler, date);
+        if !self.session.in_request() {
+            self.request_by = None;
+        }
+        let session = &self.session;
+        if !session.pending().is_empty() {
+            if !had_output {
+                self.send_by = Some(later(now, self.timeouts.send));
+            }
+            return Next::Send;
+        }
+        self.send_by = None;
+        if session.is_finished() {
+            return if self.peer_closed {
+                Next::Close
+            } else {
+                Next::ShutdownWrite
+            };
+        }
+        if self.request_by.is_none() && self.turn > 0 {
+            self.idle_by = later(now, self.timeouts.idle);
+        }
+        if self.turn >= TURN_BUDGET {
+            Next::Yield
+        } else {
+            Next::Receive
+        }
+    }
+
+    /// When [`expiry`](Self::expiry) next has something to say.
+    pub(crate) fn deadline(&self) -> Instant {
+        match (self.request_by, self.send_by) {
+            (None, None) => self.idle_by,
+            (Some(by), None) | (None, Some(by)) => by,
+            (Some(request), Some(send)) => request.min(send),
+        }
+    }
+
+    /// What a passed deadline calls for; reads nothing but the clock, so a
+    /// backend may ask while an operation is in flight.
+    pub(crate) fn expiry(&self, now: Instant) -> Expiry {
+        if now < self.deadline() {
+            return Expiry::NotYet;
+        }
+        let stalled = self.send_by.is_some_and(|by| now >= by);
+        match self.request_by {
+            Some(by) if now >= by && !stalled && !self.lingering => Expiry::TimedOut,
+            // Output the peer does not read, a lingering end, or an idle one.
+            _ => Expiry::Close,
+        }
+    }
+
+    /// Answers the request that did not arrive in time with 408, which the
+    /// backend then sends, and closes after it.
+    pub(crate) fn time_out(&mut self, now: Instant, date: &[u8; DATE_LEN]) {
+        self.request_by = None;
+        self.session.timed_out(date);
+        self.send_by = Some(later(now, self.timeouts.send));
+    }
+
+    /// The server is shutting down: finish the request in progress, if any,
+    /// and close.
+    pub(crate) fn drain(&mut self) {
+        self.session.drain();
+    }
+}
+
+/// `now + after`, or far in the future if that is past what `Instant` holds.
+pub(crate) fn later(now: Instant, after: Duration) -> Instant {
+    now.checked_add(after)
+        .unwrap_or_else(|| now + Duration::from_secs(100 * 365 * 24 * 3600))
+}
