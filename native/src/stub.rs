@@ -6,10 +6,27 @@
 //! blocking socket exchange on the crate's small blocking pool; the sync form
 //! is `pollster::block_on` of it.
 //!
-//! A response is accepted only if it is a well-formed response with the
-//! query's ID and the query's question (name compared case-insensitively,
-//! type and class); anything else that arrives on the socket is ignored, as
-//! a stub resolver must [RFC 5452 §4].
+//! A *try* is one question put to one server: a UDP exchange, and a TCP one
+//! after it if the UDP answer is truncated. Each try has one deadline, the
+//! resolver's timeout after it starts, which bounds the connect, the writes
+//! and every read; a server that trickles its answer a byte at a time cannot
+//! stretch it. The servers are tried in order, for as many rounds as the
+//! resolver has attempts, so a query that nothing answers gives up after
+//! about timeout × attempts × servers.
+//!
+//! What arrives during a try is sorted much as glibc's `send_dg` sorts it:
+//!
+//! - a message with another ID, without QR, or with another question (name
+//!   compared case-insensitively, type and class) is not a reply to this
+//!   query: it is ignored and the try keeps waiting, as a stub resolver
+//!   must [RFC 5452 §4.3];
+//! - SERVFAIL, NOTIMP or REFUSED ends the try and moves on to the next
+//!   server; if no server answers better, the last such reply is the
+//!   response, so that its rcode can be seen;
+//! - a message shorter than a header, or one with the query's ID that does
+//!   not parse, ends the try as an error and moves on (glibc moves on from
+//!   the first and waits on after the second);
+//! - anything else is the response.
 
 use std::collections::hash_map::RandomState;
 use std::fmt;
@@ -24,10 +41,26 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use crate::blocking;
-use crate::core::dns::{Class, EdnsParams, Message, MessageBuilder, NameBuf, Rtype};
+use crate::core::dns::{
+    Class, EdnsParams, HEADER_LEN, Message, MessageBuilder, NameBuf, Rcode, Rtype,
+};
 
 /// The DNS port.
 pub const DNS_PORT: u16 = 53;
+
+/// The longest timeout a resolver takes; [`StubResolver::timeout`] clamps
+/// longer ones to it.
+pub const MAX_TIMEOUT: Duration = Duration::from_secs(3600);
+
+/// The shortest timeout a resolver takes, so that every try gets a chance.
+pub const MIN_TIMEOUT: Duration = Duration::from_millis(1);
+
+/// The largest `timeout:` of a resolv.conf, in seconds: glibc's
+/// `RES_MAXRETRANS` (`resolv/resolv.h`).
+const RES_MAXRETRANS: u64 = 30;
+
+/// The largest `attempts:` of a resolv.conf: glibc's `RES_MAXRETRY`.
+const RES_MAXRETRY: u64 = 5;
 
 /// How a response arrived.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -139,6 +172,13 @@ impl StubResolver {
     /// A resolver configured by the text of a `resolv.conf(5)`: its
     /// `nameserver` lines, and the `timeout:` and `attempts:` options.
     /// Fails if the text names no server.
+    ///
+    /// The options are read as glibc's `res_init` reads them: the digits at
+    /// the start of the value, `timeout:` capped at 30 seconds and
+    /// `attempts:` at 5. `timeout:0` waits one second, as glibc's `send_dg`
+    /// does when the timeout works out to nothing, and `attempts:0` makes
+    /// one attempt. A value that does not start with a digit (`timeout:-1`)
+    /// is ignored, where glibc's `atoi` would take it.
     pub fn from_resolv_conf(text: &str) -> io::Result<Self> {
         let mut servers = Vec::new();
         let mut resolver = StubResolver::new([]);
@@ -159,14 +199,14 @@ impl StubResolver {
                 Some("options") => {
                     for option in words {
                         if let Some(seconds) =
-                            option.strip_prefix("timeout:").and_then(|s| s.parse().ok())
+                            option.strip_prefix("timeout:").and_then(leading_number)
                         {
+                            let seconds = seconds.clamp(1, RES_MAXRETRANS);
                             resolver = resolver.timeout(Duration::from_secs(seconds));
                         }
-                        if let Some(n) = option
-                            .strip_prefix("attempts:")
-                            .and_then(|s| s.parse().ok())
-                        {
+                        if let Some(n) = option.strip_prefix("attempts:").and_then(leading_number) {
+                            // At most RES_MAXRETRY, so it fits.
+                            let n = n.min(RES_MAXRETRY) as u32;
                             resolver = resolver.attempts(n);
                         }
                     }
@@ -189,9 +229,11 @@ impl StubResolver {
         self
     }
 
-    /// How long to wait for each answer.
+    /// How long each try, with one server, may take: connecting, sending
+    /// and reading, all together. Clamped to [`MIN_TIMEOUT`] ..=
+    /// [`MAX_TIMEOUT`].
     pub fn timeout(self, timeout: Duration) -> Self {
-        self.with(|c| c.timeout = timeout)
+        self.with(|c| c.timeout = timeout.clamp(MIN_TIMEOUT, MAX_TIMEOUT))
     }
 
     /// How many rounds over the servers to try (at least one).
@@ -220,7 +262,8 @@ impl StubResolver {
     }
 
     /// Asks for the `rtype` records of `name`. Negative answers (NXDOMAIN,
-    /// REFUSED, ...) are responses too: look at the message's rcode.
+    /// and SERVFAIL or REFUSED when no server answers better) are responses
+    /// too: look at the message's rcode.
     pub fn query(&self, name: &str, rtype: Rtype) -> Query {
         let config = Arc::clone(&self.config);
         let state = match NameBuf::from_text(name) {
@@ -274,6 +317,18 @@ fn query_id() -> u16 {
     hasher.finish() as u16
 }
 
+/// The value of a resolv.conf option: the digits it starts with, as glibc's
+/// `atoi` reads them but saturating rather than overflowing; `None` if it
+/// does not start with a digit.
+fn leading_number(text: &str) -> Option<u64> {
+    text.bytes()
+        .take_while(u8::is_ascii_digit)
+        .fold(None, |n, digit| {
+            let n: u64 = n.unwrap_or(0);
+            Some(n.saturating_mul(10).saturating_add(u64::from(digit - b'0')))
+        })
+}
+
 /// Sends the query to each server in turn, `attempts` rounds, until one answers.
 fn exchange(config: &Config, name: &NameBuf, rtype: Rtype) -> io::Result<Response> {
     let id = query_id();
@@ -299,40 +354,123 @@ fn exchange(config: &Config, name: &NameBuf, rtype: Rtype) -> io::Result<Respons
             "no DNS server configured",
         ));
     }
+    let mut declined = None;
     let mut last = None;
     for _ in 0..config.attempts {
         for &server in &config.servers {
             let started = Instant::now();
-            let outcome = if config.tcp_only {
-                tcp_exchange(server, query, &expect, config.timeout).map(|b| (b, Transport::Tcp))
-            } else {
-                match udp_exchange(server, query, &expect, config.timeout) {
-                    // TC=1: the answer did not fit; ask again over TCP [RFC 7766 §5].
-                    Ok(bytes) if truncated(&bytes) => {
-                        tcp_exchange(server, query, &expect, config.timeout)
-                            .map(|b| (b, Transport::Tcp))
-                    }
-                    other => other.map(|b| (b, Transport::Udp)),
-                }
-            };
-            match outcome {
-                Ok((bytes, transport)) => {
-                    return Ok(Response {
+            let deadline = Deadline::after(started, config.timeout, server);
+            match try_server(config, server, query, &expect, deadline) {
+                Ok((bytes, transport, reply)) => {
+                    let response = Response {
                         bytes,
                         server,
                         transport,
                         elapsed: started.elapsed(),
-                    });
+                    };
+                    if reply == Reply::Answer {
+                        return Ok(response);
+                    }
+                    declined = Some(response);
                 }
                 Err(e) => last = Some(e),
             }
         }
     }
-    Err(last.unwrap_or_else(|| io::Error::new(io::ErrorKind::TimedOut, "no answer")))
+    match declined {
+        Some(response) => Ok(response),
+        None => Err(last.unwrap_or_else(|| io::Error::new(io::ErrorKind::TimedOut, "no answer"))),
+    }
+}
+
+/// One try with one server: UDP, then TCP if the answer is truncated, or
+/// TCP alone; both within `deadline`.
+fn try_server(
+    config: &Config,
+    server: SocketAddr,
+    query: &[u8],
+    expect: &Expected<'_>,
+    deadline: Deadline,
+) -> io::Result<(Vec<u8>, Transport, Reply)> {
+    if !config.tcp_only {
+        let (bytes, reply) = udp_exchange(server, query, expect, deadline)?;
+        // TC=1: the answer did not fit; ask again over TCP [RFC 7766 §5].
+        if reply == Reply::Declined || !truncated(&bytes) {
+            return Ok((bytes, Transport::Udp, reply));
+        }
+    }
+    let (bytes, reply) = tcp_exchange(server, query, expect, deadline)?;
+    Ok((bytes, Transport::Tcp, reply))
 }
 
 fn truncated(bytes: &[u8]) -> bool {
     bytes.get(2).is_some_and(|flags| flags & 0x02 != 0)
+}
+
+/// When a try gives up: one instant for the whole try, so that every read
+/// waits only for what is left of it.
+#[derive(Copy, Clone, Debug)]
+struct Deadline {
+    at: Instant,
+    timeout: Duration,
+    server: SocketAddr,
+}
+
+impl Deadline {
+    fn after(start: Instant, timeout: Duration, server: SocketAddr) -> Self {
+        // The timeout is at most MAX_TIMEOUT, so only a clock at the very
+        // end of its range overflows; then the try ends at once.
+        let at = start.checked_add(timeout).unwrap_or(start);
+        Deadline {
+            at,
+            timeout,
+            server,
+        }
+    }
+
+    /// The time left, never zero; the try's timeout error once there is none.
+    fn left(&self, transport: Transport) -> io::Result<Duration> {
+        let left = self.at.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(self.expired(transport));
+        }
+        Ok(left)
+    }
+
+    fn expired(&self, transport: Transport) -> io::Error {
+        io::Error::new(
+            io::ErrorKind::TimedOut,
+            format!(
+                "no answer from {}{} within {:?}",
+                self.server,
+                over(transport),
+                self.timeout
+            ),
+        )
+    }
+}
+
+/// Whether a socket call gave up because its timeout passed (`EAGAIN`
+/// from `SO_RCVTIMEO` on unix, `WSAETIMEDOUT` on Windows), or was
+/// interrupted: either way, look at the deadline and go again.
+fn retry(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut | io::ErrorKind::Interrupted
+    )
+}
+
+/// What a message from the server is to the query.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Reply {
+    /// It answers the query.
+    Answer,
+    /// It answers with SERVFAIL, NOTIMP or REFUSED: ask the next server.
+    Declined,
+    /// It is not a reply to the query: another ID, no QR, or another question.
+    Stray,
+    /// It is shorter than a header, or has the query's ID and does not parse.
+    Malformed(crate::core::dns::Error),
 }
 
 /// What a response must carry to answer our query.
@@ -343,39 +481,67 @@ struct Expected<'q> {
 }
 
 impl Expected<'_> {
-    /// Why `bytes` does not answer the query, if it does not.
-    fn mismatch(&self, bytes: &[u8]) -> Option<String> {
+    /// Sorts a message from the server.
+    fn reply(&self, bytes: &[u8]) -> Reply {
         let message = match Message::parse(bytes) {
             Ok(message) => message,
-            Err(e) => return Some(format!("malformed response: {e}")),
+            // A whole header that is not ours: someone else's, or forged.
+            Err(_) if bytes.len() >= HEADER_LEN && !self.has_our_id(bytes) => return Reply::Stray,
+            Err(e) => return Reply::Malformed(e),
         };
         let header = message.header();
         if !header.qr || header.id != self.id {
-            return Some(format!(
-                "response ID {} for query ID {}",
-                header.id, self.id
-            ));
+            return Reply::Stray;
         }
         let mut questions = message.questions();
         match (questions.next(), questions.next()) {
             (Some(q), None)
                 if q.name == self.name.as_name()
                     && q.qtype == self.rtype
-                    && q.qclass == Class::In =>
-            {
-                None
+                    && q.qclass == Class::In => {}
+            _ => return Reply::Stray,
+        }
+        match message.rcode() {
+            Rcode::ServFail | Rcode::NotImp | Rcode::Refused => Reply::Declined,
+            _ => Reply::Answer,
+        }
+    }
+
+    /// Whether the header at the start of `bytes` is a response with our ID.
+    fn has_our_id(&self, bytes: &[u8]) -> bool {
+        match bytes {
+            [high, low, flags, ..] => {
+                u16::from_be_bytes([*high, *low]) == self.id && flags & 0x80 != 0
             }
-            _ => Some("response to another question".into()),
+            _ => false,
         }
     }
 }
 
+/// The error for a malformed reply.
+fn malformed(server: SocketAddr, transport: Transport, e: crate::core::dns::Error) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("malformed response from {server}{}: {e}", over(transport)),
+    )
+}
+
+/// How an error message names the transport: UDP goes without saying.
+fn over(transport: Transport) -> &'static str {
+    match transport {
+        Transport::Udp => "",
+        Transport::Tcp => " over TCP",
+    }
+}
+
+/// Sends the query in one datagram and waits for its reply, ignoring
+/// strays, until `deadline`.
 fn udp_exchange(
     server: SocketAddr,
     query: &[u8],
     expect: &Expected<'_>,
-    timeout: Duration,
-) -> io::Result<Vec<u8>> {
+    deadline: Deadline,
+) -> io::Result<(Vec<u8>, Reply)> {
     let local: SocketAddr = match server {
         SocketAddr::V4(_) => (Ipv4Addr::UNSPECIFIED, 0).into(),
         SocketAddr::V6(_) => (Ipv6Addr::UNSPECIFIED, 0).into(),
@@ -383,63 +549,94 @@ fn udp_exchange(
     let socket = UdpSocket::bind(local)?;
     socket.connect(server)?;
     socket.send(query)?;
-    let deadline = Instant::now() + timeout;
     let mut buf = vec![0u8; 65535];
     loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
-            return Err(io::Error::new(
-                io::ErrorKind::TimedOut,
-                format!("no answer from {server} within {timeout:?}"),
-            ));
-        }
-        socket.set_read_timeout(Some(left))?;
+        socket.set_read_timeout(Some(deadline.left(Transport::Udp)?))?;
         let n = match socket.recv(&mut buf) {
             Ok(n) => n,
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                ) =>
-            {
-                continue;
-            }
+            Err(e) if retry(&e) => continue,
             Err(e) => return Err(e),
         };
-        // Anything that does not answer this query is ignored [RFC 5452 §4.3].
-        if expect.mismatch(&buf[..n]).is_none() {
-            buf.truncate(n);
-            return Ok(buf);
+        match expect.reply(&buf[..n]) {
+            Reply::Stray => {}
+            Reply::Malformed(e) => return Err(malformed(server, Transport::Udp, e)),
+            reply => {
+                buf.truncate(n);
+                return Ok((buf, reply));
+            }
         }
     }
 }
 
+/// Sends the query over a new connection and reads messages off it,
+/// skipping strays, until its reply comes or `deadline` passes.
 fn tcp_exchange(
     server: SocketAddr,
     query: &[u8],
     expect: &Expected<'_>,
-    timeout: Duration,
-) -> io::Result<Vec<u8>> {
-    let mut stream = TcpStream::connect_timeout(&server, timeout)?;
-    stream.set_read_timeout(Some(timeout))?;
-    stream.set_write_timeout(Some(timeout))?;
+    deadline: Deadline,
+) -> io::Result<(Vec<u8>, Reply)> {
+    let mut stream = match TcpStream::connect_timeout(&server, deadline.left(Transport::Tcp)?) {
+        Ok(stream) => stream,
+        Err(e) if e.kind() == io::ErrorKind::TimedOut => {
+            return Err(deadline.expired(Transport::Tcp));
+        }
+        Err(e) => return Err(e),
+    };
     stream.set_nodelay(true)?;
     // One write: the two-byte length, then the message [RFC 1035 §4.2.2].
     let mut framed = Vec::with_capacity(2 + query.len());
     framed.extend_from_slice(&(query.len() as u16).to_be_bytes());
     framed.extend_from_slice(query);
-    stream.write_all(&framed)?;
-    let mut len = [0u8; 2];
-    stream.read_exact(&mut len)?;
-    let mut bytes = vec![0u8; usize::from(u16::from_be_bytes(len))];
-    stream.read_exact(&mut bytes)?;
-    match expect.mismatch(&bytes) {
-        None => Ok(bytes),
-        Some(why) => Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{server} over TCP: {why}"),
-        )),
+    write_all(&mut stream, &framed, deadline)?;
+    let mut bytes = Vec::new();
+    loop {
+        let mut len = [0u8; 2];
+        read_exact(&mut stream, &mut len, deadline)?;
+        bytes.resize(usize::from(u16::from_be_bytes(len)), 0);
+        read_exact(&mut stream, &mut bytes, deadline)?;
+        match expect.reply(&bytes) {
+            Reply::Stray => {}
+            Reply::Malformed(e) => return Err(malformed(server, Transport::Tcp, e)),
+            reply => return Ok((bytes, reply)),
+        }
     }
+}
+
+/// `Write::write_all`, each write waiting only for what is left of `deadline`.
+fn write_all(stream: &mut TcpStream, mut buf: &[u8], deadline: Deadline) -> io::Result<()> {
+    while !buf.is_empty() {
+        stream.set_write_timeout(Some(deadline.left(Transport::Tcp)?))?;
+        match stream.write(buf) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => buf = &buf[n..],
+            Err(e) if retry(&e) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+/// `Read::read_exact`, each read waiting only for what is left of `deadline`.
+fn read_exact(stream: &mut TcpStream, mut buf: &mut [u8], deadline: Deadline) -> io::Result<()> {
+    while !buf.is_empty() {
+        stream.set_read_timeout(Some(deadline.left(Transport::Tcp)?))?;
+        match stream.read(buf) {
+            Ok(0) => {
+                return Err(io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    format!(
+                        "{} closed the TCP connection before its answer ended",
+                        deadline.server
+                    ),
+                ));
+            }
+            Ok(n) => buf = &mut buf[n..],
+            Err(e) if retry(&e) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -461,6 +658,42 @@ mod tests {
         assert_eq!(
             (resolver.config.timeout, resolver.config.attempts),
             (Duration::from_secs(5), 3)
+        );
+    }
+
+    fn options(options: &str) -> (Duration, u32) {
+        let text = format!("nameserver 192.0.2.1\noptions {options}\n");
+        let config = StubResolver::from_resolv_conf(&text).unwrap().config;
+        (config.timeout, config.attempts)
+    }
+
+    #[test]
+    fn resolv_conf_options_capped_as_glibc_caps_them() {
+        assert_eq!(
+            options("timeout:30 attempts:5"),
+            (Duration::from_secs(30), 5)
+        );
+        assert_eq!(
+            options("timeout:31 attempts:6"),
+            (Duration::from_secs(30), 5)
+        );
+        let huge = "99999999999999999999999999";
+        assert_eq!(
+            options(&format!("timeout:{huge} attempts:{huge}")),
+            (Duration::from_secs(30), 5)
+        );
+    }
+
+    #[test]
+    fn resolv_conf_timeout_0_waits_one_second() {
+        assert_eq!(options("timeout:0 attempts:0"), (Duration::from_secs(1), 1));
+    }
+
+    #[test]
+    fn resolv_conf_values_that_are_not_numbers_are_ignored() {
+        assert_eq!(
+            options("timeout:-1 attempts:x timeout: attempts:"),
+            (Duration::from_secs(2), 2)
         );
     }
 

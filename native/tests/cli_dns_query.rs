@@ -1,19 +1,23 @@
 //! `leanwire dns query`: dig's text, the JSON report, and the exit statuses,
 //! against NSD started on 127.0.0.1 with the zones in `tests/nsd/` (as in
-//! `stub_resolver.rs`) and against a socket that never answers.
+//! `stub_resolver.rs`), against a socket that never answers, and against a
+//! TCP server that trickles its answer.
 //!
 //! `scripts/setup` installs NSD. Without it the NSD test fails, saying so.
 
 use std::net::{Ipv4Addr, UdpSocket};
-
+use std::process::{Command, Stdio};
+use std::thread;
 use std::time::{Duration, Instant};
 
 mod support {
     pub mod cli;
+    pub mod hostile;
     pub mod nsd;
 }
 
 use support::cli::leanwire;
+use support::hostile::{Server, answer};
 use support::nsd::Nsd;
 
 /// `@127.0.0.1:PORT`, the server argument for `nsd`.
@@ -344,4 +348,67 @@ fn usage_errors_exit_2() {
     }
     let run = leanwire(&["dns", "query", "example.test", "NOPE", "@127.0.0.1"], "");
     assert!(run.stderr.contains("'NOPE'"), "{}", run.stderr);
+}
+
+#[test]
+fn a_trickling_tcp_server_cannot_stretch_the_timeout() {
+    // One byte every 0.4 s: each read would finish well within the timeout.
+    let trickle = Server::tcp(
+        |q| vec![answer(q, Ipv4Addr::new(192, 0, 2, 1))],
+        Some(Duration::from_millis(400)),
+    );
+    let at = format!("@{}", trickle.addr());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
+        .args([
+            "dns",
+            "query",
+            "--tcp",
+            "--timeout",
+            "1",
+            "example.com",
+            &at,
+        ])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("leanwire dns query was still running after 10 s");
+        }
+        thread::sleep(Duration::from_millis(50));
+    }
+    let took = started.elapsed();
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(9), "{stderr}");
+    assert_eq!(
+        stderr,
+        format!(
+            "leanwire: no answer from {} over TCP within 1s\n",
+            trickle.addr()
+        )
+    );
+    // Two attempts of one second each.
+    assert!(took < Duration::from_secs(5), "{took:?}");
+}
+
+#[test]
+fn a_timeout_out_of_range_is_a_usage_error() {
+    for timeout in ["1e19", "3601", "-1", "NaN", "inf", "-0"] {
+        let flag = format!("--timeout={timeout}");
+        let run = leanwire(&["dns", "query", "example.test", "@127.0.0.1:9", &flag], "");
+        assert_eq!(run.status, Some(2), "{timeout}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with("error: invalid value")
+                && run.stderr.contains("greater than 0 and at most 3600"),
+            "{timeout}: {}",
+            run.stderr
+        );
+        assert_eq!(run.stdout, "");
+    }
 }

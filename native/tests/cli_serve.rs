@@ -5,7 +5,7 @@
 #[path = "support/http_client.rs"]
 mod http_client;
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::thread;
@@ -113,4 +113,46 @@ fn an_address_taken_by_another_socket_is_a_clear_error() {
         stderr.contains(&format!("cannot bind {addr}: Address already in use")),
         "{stderr}"
     );
+}
+
+#[test]
+fn timeouts_out_of_range_are_usage_errors() {
+    for (flag, value) in [
+        ("--header-timeout", "1e19"),
+        ("--idle-timeout", "0"),
+        ("--send-timeout", "-1"),
+        ("--send-timeout", "NaN"),
+        ("--header-timeout", "86401"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_leanwire"))
+            .args(["serve", "--addr", "127.0.0.1:0", &format!("{flag}={value}")])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {stderr}");
+        assert!(
+            stderr.contains("expected a number of seconds greater than 0 and at most 86400"),
+            "{flag} {value}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn send_timeout_and_max_body_are_taken_from_flags() {
+    let (mut child, addr) = serve(&["--send-timeout", "0.5", "--max-body", "4"]);
+    let mut stream = TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    stream
+        .write_all(b"POST /json HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello")
+        .unwrap();
+    let mut reply = String::new();
+    stream.read_to_string(&mut reply).unwrap();
+    assert!(
+        reply.starts_with("HTTP/1.1 413 Content Too Large\r\n"),
+        "{reply}"
+    );
+    signal(&child, "TERM");
+    assert_eq!(exit_code(&mut child), Some(0));
 }

@@ -45,7 +45,7 @@ use leanwire_native::core::tds::TdsVersion;
 use leanwire_native::fs;
 use leanwire_native::http;
 use leanwire_native::resolve::lookup_host;
-use leanwire_native::stub::{DNS_PORT, Response, StubResolver};
+use leanwire_native::stub::{DNS_PORT, MAX_TIMEOUT, Response, StubResolver};
 use serde::Serialize;
 
 #[derive(Parser)]
@@ -104,9 +104,18 @@ enum Command {
         /// Connections open at once; one more is answered 503.
         #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
         max_connections: u64,
-        /// Seconds a request head may take to arrive before it is answered 408.
-        #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
-        header_timeout: f64,
+        /// Seconds a request (head and body) may take to arrive before it is answered 408.
+        #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = parse_server_timeout)]
+        header_timeout: Duration,
+        /// Seconds a connection may wait between requests before it is closed.
+        #[arg(long, default_value = "60", value_name = "SECONDS", value_parser = parse_server_timeout)]
+        idle_timeout: Duration,
+        /// Seconds a response may wait for a client that does not read it before the connection is closed.
+        #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = parse_server_timeout)]
+        send_timeout: Duration,
+        /// The largest request body in bytes; a larger one is answered 413.
+        #[arg(long, default_value_t = http::DEFAULT_MAX_BODY as u64, value_name = "BYTES")]
+        max_body: u64,
     },
 }
 
@@ -196,8 +205,8 @@ struct QueryArgs {
     /// Print the response as the one-line JSON report of `dns decode`.
     #[arg(long)]
     json: bool,
-    /// How long to wait for each answer, in seconds (fractions allowed);
-    /// each server is tried twice.
+    /// How long each try with a server may take, in seconds (fractions
+    /// allowed, at most 3600); each server is tried twice.
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     timeout: Option<Duration>,
 }
@@ -299,7 +308,26 @@ fn main() -> ExitCode {
             dispatch,
             max_connections,
             header_timeout,
-        } => serve(addr, threads, dispatch, max_connections, header_timeout),
+            idle_timeout,
+            send_timeout,
+            max_body,
+        } => {
+            let defaults = http::Config::default();
+            let config = http::Config {
+                threads: threads.map_or(defaults.threads, usize::from),
+                dispatch: match dispatch {
+                    DispatchArg::Inline => http::Dispatch::Inline,
+                    DispatchArg::Pool => http::Dispatch::Pool,
+                },
+                max_connections: usize::try_from(max_connections).unwrap_or(usize::MAX),
+                header_timeout,
+                idle_timeout,
+                send_timeout,
+                max_body: usize::try_from(max_body).unwrap_or(usize::MAX),
+                ..defaults
+            };
+            serve(addr, config)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -314,33 +342,7 @@ fn main() -> ExitCode {
 
 /// Runs `leanwire serve`: prints `listening on http://ADDR` once bound, and
 /// shuts down gracefully on SIGINT or SIGTERM.
-fn serve(
-    addr: SocketAddr,
-    threads: Option<u16>,
-    dispatch: DispatchArg,
-    max_connections: u64,
-    header_timeout: f64,
-) -> io::Result<()> {
-    let header_timeout = Duration::try_from_secs_f64(header_timeout)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .ok_or_else(|| {
-            io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "--header-timeout must be a positive number of seconds",
-            )
-        })?;
-    let defaults = http::Config::default();
-    let config = http::Config {
-        threads: threads.map_or(defaults.threads, usize::from),
-        dispatch: match dispatch {
-            DispatchArg::Inline => http::Dispatch::Inline,
-            DispatchArg::Pool => http::Dispatch::Pool,
-        },
-        max_connections: usize::try_from(max_connections).unwrap_or(usize::MAX),
-        header_timeout,
-        ..defaults
-    };
+fn serve(addr: SocketAddr, config: http::Config) -> io::Result<()> {
     let server = http::Server::bind(addr, config, http::HelloWorld)?;
     let shutdown = server.shutdown_handle();
     ctrlc::set_handler(move || shutdown.shutdown()).map_err(io::Error::other)?;
@@ -562,13 +564,27 @@ fn parse_server(text: &str) -> Option<SocketAddr> {
     Some(SocketAddr::new(ip.into(), DNS_PORT))
 }
 
-/// `--timeout`: a positive number of seconds.
+/// `dns query --timeout`: see [`parse_seconds`], up to [`MAX_TIMEOUT`], an hour.
 fn parse_timeout(text: &str) -> Result<Duration, String> {
+    parse_seconds(text, MAX_TIMEOUT)
+}
+
+/// The timeouts of `serve`: see [`parse_seconds`], up to [`http::MAX_TIMEOUT`], a day.
+fn parse_server_timeout(text: &str) -> Result<Duration, String> {
+    parse_seconds(text, http::MAX_TIMEOUT)
+}
+
+/// A number of seconds greater than 0 and at most `max`; NaN, infinities
+/// and anything larger are refused.
+fn parse_seconds(text: &str, max: Duration) -> Result<Duration, String> {
+    let max = max.as_secs_f64();
     match text.parse::<f64>() {
-        Ok(seconds) if seconds > 0.0 => {
+        Ok(seconds) if seconds > 0.0 && seconds <= max => {
             Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
         }
-        _ => Err("expected a number of seconds greater than 0".into()),
+        _ => Err(format!(
+            "expected a number of seconds greater than 0 and at most {max}"
+        )),
     }
 }
 
@@ -604,12 +620,12 @@ impl QueryFailure {
             io::ErrorKind::InvalidInput | io::ErrorKind::NotFound | io::ErrorKind::Other => {
                 QueryFailure::other(e.to_string())
             }
-            // The UDP exchange's own error already says which server and how
-            // long: "no answer from 192.0.2.1:53 within 2s".
-            io::ErrorKind::TimedOut if e.get_ref().is_some() => {
+            // The resolver's own errors already say which server, and how long
+            // or what was wrong: "no answer from 192.0.2.1:53 within 2s".
+            io::ErrorKind::TimedOut | io::ErrorKind::InvalidData if e.get_ref().is_some() => {
                 QueryFailure::no_answer(e.to_string())
             }
-            // A TCP connect or read that timed out (EAGAIN from SO_RCVTIMEO).
+            // A timeout the OS reported without saying more.
             io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock => {
                 QueryFailure::no_answer(format!("no answer from {servers}: timed out"))
             }

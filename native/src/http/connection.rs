@@ -88,7 +88,7 @@ impl Connection {
     /// A connection slot for a server with `config`, not yet open.
     pub(crate) fn new(config: &Config, now: Instant) -> Connection {
         Connection {
-            session: Session::new(),
+            session: Session::with_max_body(config.max_body),
             timeouts: Timeouts {
                 header: config.header_timeout,
                 idle: config.idle_timeout,

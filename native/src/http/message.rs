@@ -9,6 +9,7 @@ pub struct Request<'a> {
     pub(crate) path: &'a str,
     pub(crate) minor_version: u8,
     pub(crate) headers: &'a [httparse::Header<'a>],
+    pub(crate) body: &'a [u8],
     pub(crate) head: bool,
 }
 
@@ -43,6 +44,13 @@ impl<'a> Request<'a> {
             .map(|(_, value)| value)
     }
 
+    /// The request body, whole: read by its `Content-Length` or decoded
+    /// from chunks (trailer fields are read and dropped). Empty when there
+    /// is none.
+    pub fn body(&self) -> &'a [u8] {
+        self.body
+    }
+
     /// Every header in the order sent, as (name, value).
     pub fn headers(&self) -> impl Iterator<Item = (&'a str, &'a [u8])> + '_ {
         self.headers.iter().map(|h| (h.name, h.value))
@@ -65,6 +73,8 @@ impl Status {
     pub const NOT_FOUND: Status = Status::new(404, "Not Found");
     /// 408 Request Timeout.
     pub const REQUEST_TIMEOUT: Status = Status::new(408, "Request Timeout");
+    /// 413 Content Too Large.
+    pub const CONTENT_TOO_LARGE: Status = Status::new(413, "Content Too Large");
     /// 431 Request Header Fields Too Large.
     pub const REQUEST_HEADER_FIELDS_TOO_LARGE: Status =
         Status::new(431, "Request Header Fields Too Large");

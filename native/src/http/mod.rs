@@ -11,10 +11,15 @@
 //!
 //! Requests are parsed with `httparse`; keep-alive and pipelining are
 //! supported; heads over [`MAX_HEAD`] bytes are answered 431, broken ones
-//! 400, and both close the connection. A slow client is answered 408 after
-//! [`Config::header_timeout`] without delaying anyone else. Every buffer a
-//! connection uses is reused from request to request, so a request makes no
-//! heap allocation in steady state.
+//! 400, and both close the connection. Handlers get request bodies, framed
+//! by `Content-Length` or chunked, up to [`Config::max_body`] (a larger one
+//! is answered 413), and `Expect: 100-continue` is honoured. `HEAD` is
+//! answered as `GET` without the body. A handler that panics costs its
+//! request a 500, not the worker. A slow client is answered 408 after
+//! [`Config::header_timeout`], and one that does not read its responses is
+//! closed after [`Config::send_timeout`], without delaying anyone else.
+//! Every buffer a connection uses is reused from request to request, so a
+//! request without a body makes no heap allocation in steady state.
 //!
 //! ```no_run
 //! use leanwire_native::http::{Config, HelloWorld, Server};
@@ -26,6 +31,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+mod body;
 mod connection;
 mod date;
 mod hello;
@@ -36,7 +42,7 @@ mod session;
 pub use hello::HelloWorld;
 pub use message::{Request, Response, Status};
 pub use server::{Config, Dispatch, MAX_TIMEOUT, Server, ShutdownHandle};
-pub use session::{DATE_LEN, MAX_HEAD, MAX_HEADERS, Session};
+pub use session::{DATE_LEN, DEFAULT_MAX_BODY, MAX_HEAD, MAX_HEADERS, Session};
 
 pub(crate) use connection::{Connection, Expiry, Next, later};
 pub(crate) use date::DateCache;

@@ -9,6 +9,7 @@ use std::thread;
 use std::time::Duration;
 
 use super::Handler;
+use super::session::DEFAULT_MAX_BODY;
 use crate::sys::net::{Inbox, Listener};
 
 /// Who serves an accepted connection.
@@ -36,15 +37,18 @@ pub struct Config {
     /// Connections open at once across all threads; one more is answered
     /// 503 and closed. Default: 10,000.
     pub max_connections: usize,
-    /// How long a request head (and body) may take to arrive, from its
-    /// first byte; then the request is answered 408 and the connection
-    /// closed. Default: 10 s.
+    /// How long a request, head and body, may take to arrive, from its
+    /// first byte; then it is answered 408 and the connection closed.
+    /// Default: 10 s.
     pub header_timeout: Duration,
     /// How long a connection may sit between requests. Default: 60 s.
     pub idle_timeout: Duration,
     /// How long response bytes may wait for a peer that does not read them
     /// before the connection is closed. Default: 10 s.
     pub send_timeout: Duration,
+    /// The largest request body a handler is given; a larger one is
+    /// answered 413 and the connection closed. Default: 1 MiB.
+    pub max_body: usize,
     /// How long [`ShutdownHandle::shutdown`] waits for requests in flight
     /// before closing what is left. Default: 10 s.
     pub shutdown_timeout: Duration,
@@ -78,6 +82,7 @@ impl Default for Config {
             header_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
             send_timeout: Duration::from_secs(10),
+            max_body: DEFAULT_MAX_BODY,
             shutdown_timeout: Duration::from_secs(10),
         }
     }

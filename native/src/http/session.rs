@@ -4,6 +4,7 @@
 use std::mem::MaybeUninit;
 use std::panic::{self, AssertUnwindSafe};
 
+use super::body::{BodyError, BodyFraming, BodyReader};
 pub use super::date::DATE_LEN;
 use super::{Handler, Request, Response, Status};
 
@@ -57,7 +58,13 @@ pub struct Session {
     input: Box<[u8]>,
     start: usize,
     end: usize,
-    body_left: u64,
+    /// The body of the request in progress, while it arrives.
+    reader: Option<BodyReader>,
+    /// That request's head, copied out of `input` while its body arrives.
+    head: Vec<u8>,
+    /// That request's body.
+    request_body: Vec<u8>,
+    max_body: usize,
     output: Vec<u8>,
     flushed: usize,
     body: Vec<u8>,
@@ -70,14 +77,27 @@ impl Default for Session {
     }
 }
 
+/// The largest request body a [`Session::new`] takes: 1 MiB.
+pub const DEFAULT_MAX_BODY: usize = 1024 * 1024;
+
 impl Session {
-    /// A session for a new connection.
+    /// A session for a new connection that takes request bodies of up to
+    /// [`DEFAULT_MAX_BODY`] bytes.
     pub fn new() -> Session {
+        Session::with_max_body(DEFAULT_MAX_BODY)
+    }
+
+    /// A session for a new connection that takes request bodies of up to
+    /// `max_body` bytes; a larger one is answered 413.
+    pub fn with_max_body(max_body: usize) -> Session {
         Session {
             input: vec![0; MAX_HEAD].into_boxed_slice(),
             start: 0,
             end: 0,
-            body_left: 0,
+            reader: None,
+            head: Vec::new(),
+            request_body: Vec::new(),
+            max_body,
             output: Vec::with_capacity(4096),
             flushed: 0,
             body: Vec::with_capacity(1024),
@@ -89,7 +109,7 @@ impl Session {
     pub fn reset(&mut self) {
         self.start = 0;
         self.end = 0;
-        self.body_left = 0;
+        self.reader = None;
         self.output.clear();
         self.flushed = 0;
         self.close = Close::Never;
@@ -120,13 +140,18 @@ impl Session {
     /// `Sun, 06 Nov 1994 08:49:37 GMT`.
     pub fn process<H: Handler + ?Sized>(&mut self, handler: &H, date: &[u8; DATE_LEN]) {
         while self.close != Close::AfterOutput && self.pending().len() < HIGH_WATER {
-            if self.body_left > 0 {
-                let n = self.body_left.min((self.end - self.start) as u64);
-                self.start += n as usize;
-                self.body_left -= n;
-                if self.body_left > 0 {
+            if let Some(reader) = &mut self.reader {
+                let input = &self.input[self.start..self.end];
+                match reader.read(input, &mut self.request_body, self.max_body) {
+                    Ok(n) => self.start += n,
+                    Err(error) => return self.fail_body(error, date),
+                }
+                if !reader.is_done() {
                     return;
                 }
+                self.reader = None;
+                self.answer_with_body(handler, date);
+                continue;
             }
             if self.start == self.end {
                 if self.close == Close::WhenIdle {
@@ -140,8 +165,8 @@ impl Session {
         }
     }
 
-    /// Parses and answers the request at the start of the input; false if
-    /// it is not all here yet.
+    /// Parses and answers the request at the start of the input, or starts
+    /// reading its body; false if it is not all here yet or was refused.
     fn answer_one<H: Handler + ?Sized>(&mut self, handler: &H, date: &[u8; DATE_LEN]) -> bool {
         let mut headers = [const { MaybeUninit::<httparse::Header<'_>>::uninit() }; MAX_HEADERS];
         let mut parsed = httparse::Request::new(&mut []);
@@ -167,15 +192,7 @@ impl Session {
                 return false;
             }
         };
-        let method = parsed.method.unwrap_or_default();
-        let head = method == "HEAD";
-        let request = Request {
-            method: if head { "GET" } else { method },
-            path: parsed.path.unwrap_or_default(),
-            minor_version: parsed.version.unwrap_or_default(),
-            headers: parsed.headers,
-            head,
-        };
+        let request = request(&parsed, &[]);
         let framing = match Framing::of(&request) {
             Ok(framing) => framing,
             Err((status, message)) => {
@@ -183,70 +200,82 @@ impl Session {
                 return false;
             }
         };
-        self.body.clear();
-        let mut response = Response {
-            status: Status::OK,
-            content_type: None,
-            body: &mut self.body,
-        };
-        // A handler that panics costs its request, not the worker: the
-        // panic is answered 500 and the connection closed, as its state
-        // is unknown.
-        let handled = panic::catch_unwind(AssertUnwindSafe(|| {
-            handler.handle(&request, &mut response);
-        }));
-        if handled.is_err() {
-            self.fail(
-                Status::INTERNAL_SERVER_ERROR,
-                "the request handler failed",
-                date,
-            );
-            return false;
+        match framing.body {
+            None => {
+                let mut out = Out {
+                    output: &mut self.output,
+                    body: &mut self.body,
+                    close: &mut self.close,
+                };
+                let answered = out.answer(handler, &request, framing.keep_alive, date);
+                self.start += len;
+                answered
+            }
+            Some(BodyFraming::Length(n)) if n > self.max_body as u64 => {
+                self.fail(Status::CONTENT_TOO_LARGE, "request body is too large", date);
+                false
+            }
+            Some(body) => {
+                if framing.expects_continue {
+                    self.output
+                        .extend_from_slice(b"HTTP/1.1 100 Continue\r\n\r\n");
+                }
+                self.head.clear();
+                self.head
+                    .extend_from_slice(&self.input[self.start..self.start + len]);
+                self.request_body.clear();
+                self.reader = Some(BodyReader::new(body));
+                self.start += len;
+                true
+            }
         }
-        let (status, content_type) = (response.status, response.content_type);
+    }
 
-        self.start += len;
-        self.body_left = framing.content_length;
-        let closing = !framing.keep_alive || self.close == Close::WhenIdle;
-        let connection = if closing {
-            self.close = Close::AfterOutput;
-            Some("close")
-        } else if request.minor_version() == 0 {
-            Some("keep-alive")
-        } else {
-            None
-        };
-        write_response(
-            &mut self.output,
-            status,
-            content_type,
-            &self.body,
-            date,
-            connection,
-        );
-        if head {
-            self.output.truncate(self.output.len() - self.body.len());
+    /// Answers the request whose head waits in `head` and whose body was
+    /// read into `request_body`.
+    fn answer_with_body<H: Handler + ?Sized>(&mut self, handler: &H, date: &[u8; DATE_LEN]) {
+        let mut headers = [const { MaybeUninit::<httparse::Header<'_>>::uninit() }; MAX_HEADERS];
+        let mut parsed = httparse::Request::new(&mut []);
+        // The head parsed when it arrived, so it parses again.
+        if parsed
+            .parse_with_uninit_headers(&self.head, &mut headers)
+            .is_err()
+        {
+            return self.fail(Status::BAD_REQUEST, "invalid request head", date);
         }
-        true
+        let request = request(&parsed, &self.request_body);
+        let keep_alive = Framing::of(&request).is_ok_and(|framing| framing.keep_alive);
+        let mut out = Out {
+            output: &mut self.output,
+            body: &mut self.body,
+            close: &mut self.close,
+        };
+        if !out.answer(handler, &request, keep_alive, date) {
+            self.start = self.end;
+        }
+    }
+
+    /// Answers a body that could not be read: 413 or 400, and a close.
+    fn fail_body(&mut self, error: BodyError, date: &[u8; DATE_LEN]) {
+        match error {
+            BodyError::TooLarge => {
+                self.fail(Status::CONTENT_TOO_LARGE, "request body is too large", date);
+            }
+            BodyError::Malformed(message) => self.fail(Status::BAD_REQUEST, message, date),
+        }
     }
 
     /// Answers `status` with `message` as the body, closes after it, and
     /// drops whatever else was received.
     fn fail(&mut self, status: Status, message: &str, date: &[u8; DATE_LEN]) {
         self.start = self.end;
-        self.body_left = 0;
-        self.close = Close::AfterOutput;
-        self.body.clear();
-        self.body.extend_from_slice(message.as_bytes());
-        self.body.push(b'\n');
-        write_response(
-            &mut self.output,
-            status,
-            Some("text/plain"),
-            &self.body,
-            date,
-            Some("close"),
-        );
+        self.reader = None;
+        let mut out = Out {
+            output: &mut self.output,
+            body: &mut self.body,
+            close: &mut self.close,
+        };
+        out.fail(status, message, date);
     }
 
     /// The response bytes not yet sent.
@@ -271,7 +300,7 @@ impl Session {
 
     /// Whether part of a request (its head or its body) has been received.
     pub fn in_request(&self) -> bool {
-        self.start < self.end || self.body_left > 0
+        self.start < self.end || self.reader.is_some()
     }
 
     /// Whether the connection is done: it is closing and everything is sent.
@@ -283,7 +312,7 @@ impl Session {
     /// request will never complete.
     pub fn peer_closed(&mut self) {
         self.start = self.end;
-        self.body_left = 0;
+        self.reader = None;
         self.close = Close::AfterOutput;
     }
 
@@ -313,6 +342,99 @@ impl Session {
     }
 }
 
+/// The request `parsed` describes, with `body`. A `HEAD` request reads as
+/// `GET` (see [`Request::method`]).
+fn request<'a>(parsed: &'a httparse::Request<'_, 'a>, body: &'a [u8]) -> Request<'a> {
+    let method = parsed.method.unwrap_or_default();
+    let head = method == "HEAD";
+    Request {
+        method: if head { "GET" } else { method },
+        path: parsed.path.unwrap_or_default(),
+        minor_version: parsed.version.unwrap_or_default(),
+        headers: parsed.headers,
+        body,
+        head,
+    }
+}
+
+/// Where answers go: the output, the response body buffer, and whether the
+/// connection closes after them.
+struct Out<'s> {
+    output: &'s mut Vec<u8>,
+    body: &'s mut Vec<u8>,
+    close: &'s mut Close,
+}
+
+impl Out<'_> {
+    /// Runs `handler` on `request` and writes its response; false if the
+    /// handler panicked, which is answered 500 and a close instead.
+    fn answer<H: Handler + ?Sized>(
+        &mut self,
+        handler: &H,
+        request: &Request<'_>,
+        keep_alive: bool,
+        date: &[u8; DATE_LEN],
+    ) -> bool {
+        self.body.clear();
+        let mut response = Response {
+            status: Status::OK,
+            content_type: None,
+            body: self.body,
+        };
+        // A handler that panics costs its request, not the worker: the
+        // panic is answered 500 and the connection closed, as its state
+        // is unknown.
+        let handled = panic::catch_unwind(AssertUnwindSafe(|| {
+            handler.handle(request, &mut response);
+        }));
+        let (status, content_type) = (response.status, response.content_type);
+        if handled.is_err() {
+            self.fail(
+                Status::INTERNAL_SERVER_ERROR,
+                "the request handler failed",
+                date,
+            );
+            return false;
+        }
+        let connection = if !keep_alive || *self.close == Close::WhenIdle {
+            *self.close = Close::AfterOutput;
+            Some("close")
+        } else if request.minor_version() == 0 {
+            Some("keep-alive")
+        } else {
+            None
+        };
+        write_response(
+            self.output,
+            status,
+            content_type,
+            self.body,
+            date,
+            connection,
+        );
+        if request.is_head() {
+            self.output.truncate(self.output.len() - self.body.len());
+        }
+        true
+    }
+
+    /// Answers `status` with `message` as the body and closes after it.
+    fn fail(&mut self, status: Status, message: &str, date: &[u8; DATE_LEN]) {
+        *self.close = Close::AfterOutput;
+        self.body.clear();
+        self.body.extend_from_slice(message.as_bytes());
+        self.body.push(b'\n');
+        write_response(
+            self.output,
+            status,
+            Some("text/plain"),
+            self.body,
+            date,
+            Some("close"),
+        );
+    }
+}
+
 /// What `error` says was wrong with the request head.
 fn parse_error(error: httparse::Error) -> &'static str {
     match error {
@@ -328,14 +450,16 @@ fn parse_error(error: httparse::Error) -> &'static str {
 
 /// What a request's headers say about its body and its connection.
 struct Framing {
-    content_length: u64,
+    body: Option<BodyFraming>,
     keep_alive: bool,
+    expects_continue: bool,
 }
 
 impl Framing {
     fn of(request: &Request<'_>) -> Result<Framing, (Status, &'static str)> {
         let mut content_length = None;
-        let (mut close, mut keep_alive) = (false, false);
+        let mut chunked = false;
+        let (mut close, mut keep_alive, mut expects_continue) = (false, false, false);
         for (name, value) in request.headers() {
             if name.eq_ignore_ascii_case("content-length") {
                 let n = parse_content_length(value)
@@ -345,22 +469,41 @@ impl Framing {
                 }
                 content_length = Some(n);
             } else if name.eq_ignore_ascii_case("transfer-encoding") {
-                return Err((
-                    Status::NOT_IMPLEMENTED,
-                    "request bodies with Transfer-Encoding are not supported",
-                ));
+                // Only chunked alone is read; a coding under it is not.
+                if chunked || !value.trim_ascii().eq_ignore_ascii_case(b"chunked") {
+                    return Err((
+                        Status::NOT_IMPLEMENTED,
+                        "only Transfer-Encoding: chunked is supported",
+                    ));
+                }
+                chunked = true;
             } else if name.eq_ignore_ascii_case("connection") {
                 for token in value.split(|&b| b == b',') {
                     let token = token.trim_ascii();
                     close |= token.eq_ignore_ascii_case(b"close");
                     keep_alive |= token.eq_ignore_ascii_case(b"keep-alive");
                 }
+            } else if name.eq_ignore_ascii_case("expect") {
+                expects_continue |= value.trim_ascii().eq_ignore_ascii_case(b"100-continue");
             }
         }
+        let body = match (chunked, content_length) {
+            // Both is how requests are smuggled past a proxy [RFC 9112 §6.3].
+            (true, Some(_)) => {
+                return Err((
+                    Status::BAD_REQUEST,
+                    "both Transfer-Encoding and Content-Length",
+                ));
+            }
+            (true, None) => Some(BodyFraming::Chunked),
+            (false, Some(0) | None) => None,
+            (false, Some(n)) => Some(BodyFraming::Length(n)),
+        };
         let minor_version = request.minor_version();
         Ok(Framing {
-            content_length: content_length.unwrap_or(0),
+            body,
             keep_alive: !close && (minor_version >= 1 || keep_alive),
+            expects_continue: expects_continue && minor_version >= 1,
         })
     }
 }
@@ -533,8 +676,16 @@ Content-Type: application/json\r\nContent-Length: 27\r\n\r\n{\"message\":\"Hello
                 "400",
             ),
             (
-                b"GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n",
+                b"POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
                 "501",
+            ),
+            (
+                b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n",
+                "400",
+            ),
+            (
+                b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nx\r\n",
+                "400",
             ),
         ] {
             let mut session = Session::new();
@@ -659,6 +810,91 @@ Content-Type: application/json\r\nContent-Length: 27\r\n\r\n{\"message\":\"Hello
         session.received(again.len());
         session.process(&panics, DATE);
         assert!(session.pending().ends_with(b"fine"));
+    }
+
+    /// Answers with the request body, behind the method and path.
+    fn echo(request: &Request<'_>, response: &mut Response<'_>) {
+        let body = response.body();
+        body.extend_from_slice(format!("{} {} ", request.method(), request.path()).as_bytes());
+        body.extend_from_slice(request.body());
+    }
+
+    /// Feeds `input` in pieces to an echoing session with `max_body`.
+    fn echoed(input: &[u8], chunk: usize, max_body: usize) -> (String, bool) {
+        let mut session = Session::with_max_body(max_body);
+        let mut out = Vec::new();
+        for piece in input.chunks(chunk) {
+            session.read_buf()[..piece.len()].copy_from_slice(piece);
+            session.received(piece.len());
+            session.process(&echo, DATE);
+            out.extend_from_slice(session.pending());
+            let n = session.pending().len();
+            session.sent(n);
+            if session.is_finished() {
+                break;
+            }
+        }
+        (String::from_utf8(out).unwrap(), session.is_finished())
+    }
+
+    #[test]
+    fn handlers_receive_bodies_by_length_and_in_chunks_whatever_the_pieces() {
+        let input = b"POST /a HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello\
+PUT /b HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\nTrailer: t\r\n\r\n\
+GET /c HTTP/1.1\r\n\r\n";
+        for chunk in [1, 5, 64, input.len()] {
+            let (out, finished) = echoed(input, chunk, 100);
+            assert_eq!(
+                statuses(&out),
+                ["200", "200", "200"],
+                "chunk {chunk}: {out}"
+            );
+            assert!(out.contains("\r\n\r\nPOST /a helloHTTP/1.1"), "{out}");
+            assert!(out.contains("\r\n\r\nPUT /b abcdeHTTP/1.1"), "{out}");
+            assert!(out.ends_with("\r\n\r\nGET /c "), "{out}");
+            assert!(!finished);
+        }
+    }
+
+    #[test]
+    fn a_body_over_the_limit_gets_413_and_a_close() {
+        let by_length = b"POST / HTTP/1.1\r\nContent-Length: 11\r\n\r\nhello world";
+        let chunked =
+            b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n6\r\nhello \r\n5\r\nworld\r\n0\r\n\r\n";
+        for input in [&by_length[..], &chunked[..]] {
+            let (out, finished) = echoed(input, 7, 10);
+            assert_eq!(statuses(&out), ["413"], "{out}");
+            assert!(out.contains("Connection: close\r\n"));
+            assert!(finished);
+            let (out, _) = echoed(input, 7, 11);
+            assert_eq!(statuses(&out), ["200"], "{out}");
+        }
+    }
+
+    #[test]
+    fn expect_100_continue_is_answered_before_the_body_is_sent() {
+        let head = b"POST /up HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n";
+        let mut session = Session::new();
+        session.read_buf()[..head.len()].copy_from_slice(head);
+        session.received(head.len());
+        session.process(&echo, DATE);
+        assert_eq!(session.pending(), b"HTTP/1.1 100 Continue\r\n\r\n");
+        assert!(session.in_request());
+        let n = session.pending().len();
+        session.sent(n);
+        session.read_buf()[..2].copy_from_slice(b"ok");
+        session.received(2);
+        session.process(&echo, DATE);
+        let out = String::from_utf8(session.pending().to_vec()).unwrap();
+        assert!(
+            out.starts_with("HTTP/1.1 200 OK\r\n") && out.ends_with("POST /up ok"),
+            "{out}"
+        );
+        // Too large: refused at once, with no 100.
+        let big = b"POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 99\r\n\r\n";
+        let (out, finished) = echoed(big, 100, 10);
+        assert_eq!(statuses(&out), ["413"]);
+        assert!(finished);
     }
 
     #[test]
