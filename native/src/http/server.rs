@@ -144,6 +144,10 @@ pub(crate) struct Shared<H> {
     /// Connections open across all workers, counted against
     /// [`Config::max_connections`].
     pub(crate) open: AtomicUsize,
+    /// Acceptors that may still hand connections to the pool: a pooled
+    /// worker stays until they are done, so that none is handed to a worker
+    /// that has gone.
+    handing: AtomicUsize,
     stop: Arc<Stop>,
 }
 
@@ -173,6 +177,11 @@ impl<H> Shared<H> {
             .min(config.send_timeout)
             .min(LINGER);
         (shortest / 4).clamp(Duration::from_millis(10), Duration::from_secs(1))
+    }
+
+    /// Whether no acceptor can hand the pool another connection.
+    pub(crate) fn handing_done(&self) -> bool {
+        self.handing.load(Ordering::Acquire) == 0
     }
 
     /// Gives back a place taken by [`admit`](Self::admit).
@@ -236,6 +245,10 @@ impl<H: Handler> Server<H> {
                 }
             }
         }
+        let acceptors = workers
+            .iter()
+            .filter(|(role, _)| matches!(role, Role::Acceptor(..)))
+            .count();
         let stop = Arc::new(Stop {
             stopping: AtomicBool::new(false),
             inboxes: workers.iter().map(|(_, inbox)| Arc::clone(inbox)).collect(),
@@ -245,6 +258,7 @@ impl<H: Handler> Server<H> {
                 handler,
                 config,
                 open: AtomicUsize::new(0),
+                handing: AtomicUsize::new(acceptors),
                 stop,
             },
             workers,
@@ -272,7 +286,11 @@ impl<H: Handler> Server<H> {
                 let spawned = thread::Builder::new()
                     .name(format!("leanwire-http-{i}"))
                     .spawn_scoped(scope, move || {
+                        let hands = matches!(role, Role::Acceptor(..));
                         let result = crate::sys::net::run(role, &inbox, shared);
+                        if hands {
+                            shared.handing.fetch_sub(1, Ordering::AcqRel);
+                        }
                         if result.is_err() {
                             shared.stop.stop();
                         }

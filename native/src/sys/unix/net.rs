@@ -220,6 +220,7 @@ pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> 
         (libc::EPOLLIN | libc::EPOLLET) as u32,
         INBOX,
     )?;
+    let pooled = matches!(role, Role::Pooled);
     let (listener, pool) = match role {
         Role::Inline(listener) => (Some(listener), None),
         Role::Acceptor(listener, pool) => (Some(listener), Some(pool)),
@@ -237,6 +238,7 @@ pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> 
         shared,
         listener,
         pool,
+        pooled,
         next: 0,
         slots: Vec::new(),
         free: Vec::new(),
@@ -268,6 +270,8 @@ struct Worker<'s, H> {
     /// the next one's index.
     pool: Option<Arc<[Arc<Inbox>]>>,
     next: usize,
+    /// Serves what acceptors hand it, and so outlives them.
+    pooled: bool,
     /// Connections by token; closed ones keep their session's buffers and
     /// wait in `free` for the next accept.
     slots: Vec<Slot>,
@@ -321,8 +325,12 @@ impl<H: Handler> Worker<'_, H> {
                 next_sweep = self.now + self.sweep_every;
             }
             if let Some(until) = self.drain_until {
-                if self.live == 0 {
-                    return Ok(());
+                // A pooled worker first takes what its acceptors handed it last.
+                if self.live == 0 && (!self.pooled || self.shared.handing_done()) {
+                    self.take_handed(inbox);
+                    if self.live == 0 {
+                        return Ok(());
+                    }
                 }
                 if self.now >= until {
                     for token in 0..self.slots.len() {

@@ -730,6 +730,7 @@ impl Inbox {
 /// are done: a loop over batches of completions from
 /// `GetQueuedCompletionStatusEx`, with a sweep for timeouts.
 pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> io::Result<()> {
+    let pooled = matches!(role, Role::Pooled);
     let (listener, pool) = match role {
         Role::Inline(listener) => (Some(listener), None),
         Role::Acceptor(listener, pool) => (Some(listener), Some(pool)),
@@ -749,6 +750,7 @@ pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> 
         hub,
         listener,
         pool,
+        pooled,
         next: 0,
         handed: Vec::new(),
         date: DateCache::new(),
@@ -770,6 +772,8 @@ struct Worker<'s, H> {
     listener: Option<Listener>,
     pool: Option<Arc<[Arc<Inbox>]>>,
     next: usize,
+    /// Serves what acceptors hand it, and so outlives them.
+    pooled: bool,
     handed: Vec<Socket>,
     date: DateCache,
     now: Instant,
@@ -822,7 +826,12 @@ impl<H: Handler> Worker<'_, H> {
                     .listener
                     .as_ref()
                     .map_or(0, |l| l.0.accepting.load(Ordering::SeqCst));
-                if self.hub.live.load(Ordering::SeqCst) == 0 && accepting == 0 {
+                // A pooled worker first takes what its acceptors handed it last.
+                let handed_all = !self.pooled || self.shared.handing_done();
+                if self.hub.live.load(Ordering::SeqCst) == 0 && accepting == 0 && handed_all {
+                    self.take_handed(inbox);
+                }
+                if self.hub.live.load(Ordering::SeqCst) == 0 && accepting == 0 && handed_all {
                     // Pass the news to a worker of the hub that may sleep.
                     self.hub.port.post(WAKE);
                     return Ok(());
