@@ -76,15 +76,21 @@ pub fn remove_file(path: impl AsRef<Path>) -> io::Result<()> {
 /// allocation, following no symbolic link.
 ///
 /// A symbolic link at `path` itself is removed, not followed; a file is
-/// [`io::ErrorKind::NotADirectory`]. A path that ends in `.` or `..`, or
-/// names the root, is [`io::ErrorKind::InvalidInput`]. Entries that vanish
-/// while it runs are skipped. The message of an error names the path, and
-/// the entry at fault below it.
+/// [`io::ErrorKind::NotADirectory`]. The empty path, a path that ends in
+/// `.` or `..`, and a root are [`io::ErrorKind::InvalidInput`], decided
+/// from the path alone before any lookup. The roots are `/` on Linux; on
+/// Windows `\`, drive roots (`C:\`, `C:/`, `C:`) and share roots
+/// (`\\server\share`, `\\?\C:\`, `\\?\UNC\server\share`), with or without a
+/// trailing separator, and Windows also refuses a last component of dots
+/// and spaces only (`...`, `.. `), since Win32 trims those characters off
+/// the end of a path not in `\\?\` form. Entries that vanish while it runs
+/// are skipped. The message of an error names the path, and the entry at
+/// fault below it.
 ///
-/// On Linux the walk keeps at most 32 levels below `path` open, whatever
+/// On Linux the walk keeps at most 128 levels below `path` open, whatever
 /// the depth: going deeper closes the highest of them, and climbing back
 /// past them starts again from `path` (never through `..`), which costs a
-/// re-descent per 31 levels.
+/// re-descent per 127 levels.
 pub fn remove_dir_all(path: impl AsRef<Path>) -> io::Result<()> {
     sys::fs::remove_dir_all(path.as_ref())
 }

@@ -1,21 +1,56 @@
-//! The server's side of a TCP conversation, read out of a packet capture:
-//! what `leanwire tds decode --pcap` decodes.
+//! TCP conversations read out of a packet capture: what `leanwire tds
+//! decode --pcap` decodes.
 //!
 //! Both capture formats are read (classic pcap in either byte order and
 //! precision, and pcapng), with Ethernet, raw IP, Linux cooked and BSD
-//! loopback framing. TCP segments sent from the server's port are put in
-//! sequence order; a segment seen twice (a retransmission) counts once, and
-//! a gap in the sequence is an error, because the bytes after it could not
-//! be read in order.
+//! loopback framing. A flow is one direction of a TCP connection, keyed by
+//! its source and destination address and port. Its segments are put in
+//! sequence order, with sequence numbers taken modulo 2^32 from where the
+//! flow starts (the byte after its SYN, or the first segment seen when the
+//! SYN was not captured), so a flow may wrap past 2^32. A byte sent twice (a
+//! retransmission, or a longer resend that coalesces earlier segments)
+//! counts once; a gap in the sequence is an error, because the bytes after
+//! it could not be read in order.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io;
+use std::net::{IpAddr, SocketAddr};
 
-use etherparse::{SlicedPacket, TransportSlice};
+use etherparse::{NetSlice, SlicedPacket, TransportSlice};
 use pcap_parser::pcapng::Block;
 use pcap_parser::{Linktype, PcapCapture, PcapNGCapture};
 
-/// The TCP payload bytes that `server_port` sent, in sequence order.
+/// One direction of a TCP connection and the payload bytes it carried.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Flow {
+    /// The address and port that sent the bytes.
+    pub source: SocketAddr,
+    /// The address and port they were sent to.
+    pub destination: SocketAddr,
+    /// The payload, in sequence order, each byte once.
+    pub bytes: Vec<u8>,
+}
+
+/// Every TCP flow in the capture, in the order of their first segment; a
+/// flow that carried no payload (a client's acknowledgments) has no bytes.
+///
+/// ```no_run
+/// let capture = std::fs::read("types.pcap")?;
+/// for flow in leanwire_native::pcap::flows(&capture)? {
+///     println!("{} -> {}: {} bytes", flow.source, flow.destination, flow.bytes.len());
+/// }
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub fn flows(capture: &[u8]) -> io::Result<Vec<Flow>> {
+    collect(capture)?
+        .into_iter()
+        .map(Segments::into_flow)
+        .collect()
+}
+
+/// The TCP payload bytes that `server_port` sent: each flow from that port
+/// in sequence order, the flows one after the other in the order of their
+/// first segment.
 ///
 /// ```no_run
 /// let capture = std::fs::read("types.pcap")?;
@@ -23,11 +58,26 @@ use pcap_parser::{Linktype, PcapCapture, PcapNGCapture};
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn server_stream(capture: &[u8], server_port: u16) -> io::Result<Vec<u8>> {
-    let mut segments = Segments::default();
-    for_each_frame(capture, |linktype, frame| {
-        segments.add(linktype, frame, server_port)
-    })?;
-    segments.into_stream()
+    sent_from(collect(capture)?, server_port)
+}
+
+/// The segments of every TCP flow in the capture, in the order of their
+/// first segment.
+fn collect(capture: &[u8]) -> io::Result<Vec<Segments>> {
+    let mut flows = Flows::default();
+    for_each_frame(capture, |linktype, frame| flows.add(linktype, frame))?;
+    Ok(flows.list)
+}
+
+/// The bytes of the flows from `port`, joined one after the other.
+fn sent_from(flows: Vec<Segments>, port: u16) -> io::Result<Vec<u8>> {
+    let mut stream = Vec::new();
+    for segments in flows {
+        if segments.source.port() == port {
+            stream.extend_from_slice(&segments.into_flow()?.bytes);
+        }
+    }
+    Ok(stream)
 }
 
 /// Calls `each` with the link type and bytes of every captured frame.
@@ -79,14 +129,15 @@ fn for_each_frame(capture: &[u8], mut each: impl FnMut(Linktype, &[u8])) -> io::
     Ok(())
 }
 
-/// The server's segments by sequence number.
+/// The flows seen so far, and where each one is in the list.
 #[derive(Default)]
-struct Segments {
-    by_seq: BTreeMap<u32, Vec<u8>>,
+struct Flows {
+    list: Vec<Segments>,
+    index: HashMap<(SocketAddr, SocketAddr), usize>,
 }
 
-impl Segments {
-    fn add(&mut self, linktype: Linktype, frame: &[u8], server_port: u16) {
+impl Flows {
+    fn add(&mut self, linktype: Linktype, frame: &[u8]) {
         let sliced = match linktype {
             Linktype::ETHERNET => SlicedPacket::from_ethernet(frame),
             Linktype::LINUX_SLL => SlicedPacket::from_linux_sll(frame),
@@ -96,45 +147,117 @@ impl Segments {
             }
             _ => SlicedPacket::from_ip(frame),
         };
-        // Frames that are not TCP, or not from the server, are not the stream.
+        // Frames that are not TCP over IP are no flow's.
         let Ok(SlicedPacket {
+            net: Some(net),
             transport: Some(TransportSlice::Tcp(tcp)),
             ..
         }) = sliced
         else {
             return;
         };
-        if tcp.source_port() == server_port && !tcp.payload().is_empty() {
-            self.by_seq
-                .entry(tcp.sequence_number())
-                .or_insert_with(|| tcp.payload().to_vec());
+        let (source, destination): (IpAddr, IpAddr) = match &net {
+            NetSlice::Ipv4(ip) => (
+                ip.header().source_addr().into(),
+                ip.header().destination_addr().into(),
+            ),
+            NetSlice::Ipv6(ip) => (
+                ip.header().source_addr().into(),
+                ip.header().destination_addr().into(),
+            ),
+            NetSlice::Arp(_) => return,
+        };
+        let key = (
+            SocketAddr::new(source, tcp.source_port()),
+            SocketAddr::new(destination, tcp.destination_port()),
+        );
+        let at = *self.index.entry(key).or_insert_with(|| {
+            self.list.push(Segments::new(key.0, key.1));
+            self.list.len() - 1
+        });
+        self.list[at].add(tcp.sequence_number(), tcp.syn(), tcp.payload());
+    }
+}
+
+/// One flow's payloads, by where they fall in the flow's sequence space
+/// unwrapped past 2^32.
+struct Segments {
+    source: SocketAddr,
+    destination: SocketAddr,
+    /// The last segment's sequence number and its unwrapped place: the next
+    /// one is placed by its distance from it, taken modulo 2^32 as a signed
+    /// number, so the flow may wrap and segments may come out of order.
+    last: Option<(u32, i64)>,
+    /// Where the payload starts, once the SYN was seen: the SYN takes one
+    /// sequence number.
+    start: Option<i64>,
+    /// Payloads by unwrapped sequence number.
+    by_seq: BTreeMap<i64, Vec<u8>>,
+}
+
+impl Segments {
+    fn new(source: SocketAddr, destination: SocketAddr) -> Segments {
+        Segments {
+            source,
+            destination,
+            last: None,
+            start: None,
+            by_seq: BTreeMap::new(),
+        }
+    }
+
+    fn add(&mut self, seq: u32, syn: bool, payload: &[u8]) {
+        let mut at = match self.last {
+            None => i64::from(seq),
+            Some((last_seq, last_at)) => {
+                let distance = i64::from(seq.wrapping_sub(last_seq).cast_signed());
+                last_at.saturating_add(distance)
+            }
+        };
+        self.last = Some((seq, at));
+        if syn {
+            at = at.saturating_add(1);
+            self.start = Some(at);
+        }
+        if payload.is_empty() {
+            return;
+        }
+        // A longer resend from the same place keeps what was seen first
+        // and adds the rest.
+        let held = self.by_seq.entry(at).or_default();
+        if let Some(more) = payload.get(held.len()..) {
+            held.extend_from_slice(more);
         }
     }
 
     /// The payloads joined in sequence order; overlaps are trimmed, gaps fail.
-    fn into_stream(self) -> io::Result<Vec<u8>> {
-        let mut stream = Vec::new();
-        let mut next: Option<u32> = None;
-        for (seq, payload) in self.by_seq {
-            let skip = match next {
-                None => 0,
-                Some(expected) if seq > expected => {
-                    return Err(io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        format!(
-                            "missing server bytes: sequence {expected} to {seq} was not captured"
-                        ),
-                    ));
-                }
-                Some(expected) => (expected - seq) as usize,
-            };
-            // A segment wholly inside what was read adds nothing and moves nothing.
+    fn into_flow(self) -> io::Result<Flow> {
+        let mut bytes = Vec::new();
+        let mut next = self.start;
+        for (at, payload) in self.by_seq {
+            let expected = *next.get_or_insert(at);
+            if at > expected {
+                // Sequence numbers are shown as on the wire, modulo 2^32.
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!(
+                        "missing bytes from {} to {}: sequence {} to {} was not captured",
+                        self.source, self.destination, expected as u32, at as u32
+                    ),
+                ));
+            }
+            // A payload wholly inside what was read adds nothing and moves nothing.
+            let skip = usize::try_from(expected - at).unwrap_or(usize::MAX);
             if let Some(fresh) = payload.get(skip..) {
-                stream.extend_from_slice(fresh);
-                next = Some(seq.wrapping_add(payload.len() as u32));
+                bytes.extend_from_slice(fresh);
+                next = Some(expected.saturating_add(fresh.len() as i64));
             }
         }
-        Ok(stream)
+        Ok(Flow {
+            source: self.source,
+            destination: self.destination,
+            bytes,
+        })
     }
 }
 
@@ -152,7 +275,7 @@ mod tests {
 
     #[test]
     fn reorders_and_drops_retransmissions() {
-        let mut segments = Segments::default();
+        let mut flows = Flows::default();
         // "hello, world" from sequence 100: out of order, resent, and overlapping.
         for (seq, payload) in [
             (107, &b"world"[..]),
@@ -161,19 +284,32 @@ mod tests {
             (104, b"o, wo"),
             (101, b"el"),
         ] {
-            segments.add(Linktype::RAW, &frame(1433, seq, payload), 1433);
+            flows.add(Linktype::RAW, &frame(1433, seq, payload));
         }
-        segments.add(Linktype::RAW, &frame(50001, 100, b"client"), 1433);
-        assert_eq!(segments.into_stream().unwrap(), b"hello, world");
+        flows.add(Linktype::RAW, &frame(50001, 100, b"client"));
+        assert_eq!(sent_from(flows.list, 1433).unwrap(), b"hello, world");
     }
 
     #[test]
     fn a_gap_is_an_error() {
-        let mut segments = Segments::default();
-        segments.add(Linktype::RAW, &frame(1433, 100, b"abc"), 1433);
-        segments.add(Linktype::RAW, &frame(1433, 200, b"def"), 1433);
-        let err = segments.into_stream().unwrap_err();
-        assert!(err.to_string().contains("sequence 103 to 200"), "{err}");
+        let mut flows = Flows::default();
+        flows.add(Linktype::RAW, &frame(1433, 100, b"abc"));
+        flows.add(Linktype::RAW, &frame(1433, 200, b"def"));
+        let err = sent_from(flows.list, 1433).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("from 127.0.0.2:1433 to 127.0.0.1:50000: sequence 103 to 200"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_gap_is_shown_in_wire_sequence_numbers_across_the_wrap() {
+        let mut flows = Flows::default();
+        flows.add(Linktype::RAW, &frame(1433, u32::MAX - 1, b"ab"));
+        flows.add(Linktype::RAW, &frame(1433, 5, b"def"));
+        let err = sent_from(flows.list, 1433).unwrap_err();
+        assert!(err.to_string().contains("sequence 0 to 5"), "{err}");
     }
 
     #[test]

@@ -142,3 +142,24 @@ fn no_path_is_a_usage_error() {
         assert_eq!(run.status, Some(2), "{args:?}: {}", run.stderr);
     }
 }
+
+#[test]
+fn rm_r_refuses_a_path_ending_in_dot_or_dot_dot_and_keeps_the_tree() {
+    let s = Scratch::new("rmdots");
+    fs::create_dir_all(s.join("t/u")).unwrap();
+    fs::write(s.join("t/u/f"), "").unwrap();
+    let paths = [s.join("t/u/.."), s.join("t/u/."), s.join("t/.")];
+    let run = leanwire(&["rm", "-r", &paths[0], &paths[1], &paths[2]], "");
+    assert_eq!(run.status, Some(1), "{}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(lines.len(), paths.len(), "{}", run.stderr);
+    for (line, path) in lines.iter().zip(&paths) {
+        assert_eq!(
+            *line,
+            format!(
+                "leanwire: cannot remove '{path}': refusing to remove '{path}': it names no entry of a parent"
+            )
+        );
+    }
+    assert!(Path::new(&s.join("t/u/f")).exists());
+}

@@ -372,3 +372,92 @@ fn symlink_swapped_in_during_removal_is_never_followed() {
     left.sort();
     assert_eq!(listing(base), left);
 }
+
+/// Each path in `cases` is refused with `InvalidInput` and leaves the tree
+/// under `scratch` as it was; the tree is made again after a case that
+/// changed it, so that every case is reported.
+fn refused_and_nothing_removed(scratch: &Scratch, cases: &[String]) {
+    let top = scratch.path().join("top");
+    let make = || {
+        fs::create_dir_all(top.join("inner")).unwrap();
+        fs::write(top.join("inner").join("keep"), "k").unwrap();
+    };
+    let tree = ["top/", "top/inner/", "top/inner/keep"];
+    let mut wrong = Vec::new();
+    for case in cases {
+        make();
+        let result = remove_dir_all(case);
+        let left = listing(scratch.path());
+        let refused = matches!(&result, Err(e) if e.kind() == io::ErrorKind::InvalidInput);
+        if !refused || left != tree {
+            wrong.push(format!("{case}: {result:?}, left {left:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
+#[test]
+fn a_path_ending_in_dot_or_dot_dot_is_refused() {
+    let scratch = Scratch::new("dots");
+    let top = scratch.path().join("top");
+    let top = top.to_str().unwrap();
+    let separators: &[&str] = if cfg!(windows) { &["\\", "/"] } else { &["/"] };
+    let mut cases = Vec::new();
+    for s in separators {
+        cases.push(format!("{top}{s}inner{s}.."));
+        cases.push(format!("{top}{s}inner{s}..{s}"));
+        cases.push(format!("{top}{s}inner{s}."));
+        cases.push(format!("{top}{s}inner{s}.{s}{s}"));
+        cases.push(format!("{top}{s}."));
+    }
+    if cfg!(windows) {
+        // Win32 drops the trailing dots and spaces of the last component,
+        // so these name `inner` or `top` with a `.` or `..` after it.
+        // <https://learn.microsoft.com/en-us/dotnet/standard/io/file-path-formats#trim-characters>
+        cases.push(format!("{top}\\inner\\.. "));
+        cases.push(format!("{top}\\inner\\. "));
+        cases.push(format!("{top}\\inner\\..."));
+    }
+    refused_and_nothing_removed(&scratch, &cases);
+}
+
+/// Drive and share roots are refused from the path alone. The drive letter
+/// has no drive behind it and the share does not exist, so were the check
+/// missing the lookup would fail with another kind, never reach a real
+/// root (Wine maps `Z:` to the host's `/`).
+#[test]
+#[cfg(windows)]
+fn drive_and_share_roots_are_refused_before_any_lookup() {
+    let drive = ('D'..='Y')
+        .rev()
+        .find(|d| fs::metadata(format!("{d}:\\")).is_err())
+        .expect("a drive letter with no drive");
+    let share = format!("leanwire-no-such-share-{}", std::process::id());
+    let cases = [
+        format!("{drive}:\\"),
+        format!("{drive}:/"),
+        format!("{drive}:"),
+        format!("{drive}:\\\\"),
+        format!("{drive}:."),
+        format!("{drive}:.."),
+        format!("{drive}:\\ "),
+        format!("\\\\?\\{drive}:\\"),
+        format!("\\\\?\\{drive}:"),
+        format!("\\\\.\\{drive}:\\"),
+        format!("\\\\localhost\\{share}"),
+        format!("\\\\localhost\\{share}\\"),
+        format!("//localhost/{share}/"),
+        format!("\\\\?\\UNC\\localhost\\{share}"),
+        format!("\\\\?\\UNC\\localhost\\{share}\\"),
+    ];
+    let mut wrong = Vec::new();
+    for case in &cases {
+        match remove_dir_all(case) {
+            Err(e) if e.kind() == io::ErrorKind::InvalidInput => {
+                assert!(e.to_string().contains("refusing"), "{case}: {e}");
+            }
+            other => wrong.push(format!("{case}: {other:?}")),
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}

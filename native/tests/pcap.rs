@@ -1,7 +1,11 @@
-//! `pcap::server_stream` on the captures in `tests/vectors/tds/` (from
-//! shared/vectors/tds/pcap, made by its `mkpcap.py` and checked with tshark).
+//! `pcap::server_stream` and `pcap::flows`: on the captures in
+//! `tests/vectors/tds/` (from shared/vectors/tds/pcap, made by its
+//! `mkpcap.py` and checked with tshark), and on captures built here frame by
+//! frame.
 
-use leanwire_native::pcap::server_stream;
+use std::net::SocketAddr;
+
+use leanwire_native::pcap::{Flow, flows, server_stream};
 
 fn vector(name: &str) -> Vec<u8> {
     std::fs::read(
@@ -54,5 +58,192 @@ fn the_client_side_is_not_the_server_stream() {
             .unwrap()
             .starts_with(&[0x01]),
         "the client's SQL batch"
+    );
+}
+
+/// An IPv4 address and TCP port.
+type End = ([u8; 4], u16);
+
+const SERVER: End = ([10, 0, 0, 1], 1433);
+const CLIENT_A: End = ([10, 0, 0, 2], 50000);
+const CLIENT_B: End = ([10, 0, 0, 3], 50000);
+
+const SYN: u8 = 0x02;
+const PSH_ACK: u8 = 0x18;
+
+/// A classic little-endian pcap file of Ethernet frames, built by hand.
+struct Capture(Vec<u8>);
+
+impl Capture {
+    fn new() -> Capture {
+        let mut out = Vec::new();
+        out.extend_from_slice(&0xa1b2_c3d4_u32.to_le_bytes());
+        out.extend_from_slice(&2u16.to_le_bytes());
+        out.extend_from_slice(&4u16.to_le_bytes());
+        out.extend_from_slice(&[0; 8]); // time zone, accuracy
+        out.extend_from_slice(&65535u32.to_le_bytes()); // snap length
+        out.extend_from_slice(&1u32.to_le_bytes()); // LINKTYPE_ETHERNET
+        Capture(out)
+    }
+
+    /// Appends a frame carrying one TCP segment.
+    fn tcp(mut self, from: End, to: End, seq: u32, flags: u8, payload: &[u8]) -> Capture {
+        let mut tcp = Vec::new();
+        tcp.extend_from_slice(&from.1.to_be_bytes());
+        tcp.extend_from_slice(&to.1.to_be_bytes());
+        tcp.extend_from_slice(&seq.to_be_bytes());
+        tcp.extend_from_slice(&1u32.to_be_bytes()); // acknowledgment
+        tcp.extend_from_slice(&[0x50, flags]); // 20-byte header, flags
+        tcp.extend_from_slice(&65535u16.to_be_bytes()); // window
+        tcp.extend_from_slice(&[0; 4]); // checksum, urgent pointer
+        tcp.extend_from_slice(payload);
+        let mut pseudo = Vec::new();
+        pseudo.extend_from_slice(&from.0);
+        pseudo.extend_from_slice(&to.0);
+        pseudo.extend_from_slice(&[0, 6]);
+        pseudo.extend_from_slice(&(tcp.len() as u16).to_be_bytes());
+        pseudo.extend_from_slice(&tcp);
+        let sum = checksum(&pseudo);
+        tcp[16..18].copy_from_slice(&sum.to_be_bytes());
+
+        let mut ip = vec![0x45, 0];
+        ip.extend_from_slice(&(20 + tcp.len() as u16).to_be_bytes());
+        ip.extend_from_slice(&[0, 0, 0x40, 0, 64, 6, 0, 0]); // id, DF, TTL, TCP
+        ip.extend_from_slice(&from.0);
+        ip.extend_from_slice(&to.0);
+        let sum = checksum(&ip);
+        ip[10..12].copy_from_slice(&sum.to_be_bytes());
+
+        let mut frame = vec![2, 0, 0, 0, 0, 2, 2, 0, 0, 0, 0, 1, 0x08, 0x00];
+        frame.extend_from_slice(&ip);
+        frame.extend_from_slice(&tcp);
+
+        let n = self.0.len() as u32;
+        self.0.extend_from_slice(&n.to_le_bytes()); // seconds: any increasing value
+        self.0.extend_from_slice(&0u32.to_le_bytes());
+        self.0
+            .extend_from_slice(&(frame.len() as u32).to_le_bytes());
+        self.0
+            .extend_from_slice(&(frame.len() as u32).to_le_bytes());
+        self.0.extend_from_slice(&frame);
+        self
+    }
+
+    fn syn(self, from: End, to: End, isn: u32) -> Capture {
+        self.tcp(from, to, isn, SYN, b"")
+    }
+
+    fn data(self, from: End, to: End, seq: u32, payload: &[u8]) -> Capture {
+        self.tcp(from, to, seq, PSH_ACK, payload)
+    }
+}
+
+/// The internet checksum (RFC 1071).
+fn checksum(bytes: &[u8]) -> u16 {
+    let mut sum: u32 = bytes
+        .chunks(2)
+        .map(|c| u32::from(u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)])))
+        .sum();
+    while sum > 0xffff {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    !(sum as u16)
+}
+
+#[test]
+fn interleaved_flows_from_the_server_port_are_kept_apart() {
+    // Both conversations number their bytes from the same sequence number,
+    // and both clients use the same port.
+    let capture = Capture::new()
+        .data(CLIENT_A, SERVER, 1000, b"query a")
+        .data(SERVER, CLIENT_A, 1000, b"alpha-1 ")
+        .data(CLIENT_B, SERVER, 1000, b"query b")
+        .data(SERVER, CLIENT_B, 1000, b"bravo-one ")
+        .data(SERVER, CLIENT_A, 1008, b"alpha-2")
+        .data(SERVER, CLIENT_B, 1010, b"bravo-two");
+    assert_eq!(
+        String::from_utf8(server_stream(&capture.0, 1433).unwrap()).unwrap(),
+        "alpha-1 alpha-2bravo-one bravo-two"
+    );
+    assert_eq!(server_stream(&capture.0, 50000).unwrap(), b"query aquery b");
+}
+
+#[test]
+fn a_duplicate_retransmission_counts_once() {
+    let capture = Capture::new()
+        .data(SERVER, CLIENT_A, 1000, b"hello ")
+        .data(SERVER, CLIENT_A, 1006, b"world")
+        .data(SERVER, CLIENT_A, 1006, b"world")
+        .data(SERVER, CLIENT_A, 1000, b"hello ")
+        .data(SERVER, CLIENT_A, 1011, b"!");
+    assert_eq!(server_stream(&capture.0, 1433).unwrap(), b"hello world!");
+}
+
+#[test]
+fn a_longer_retransmission_keeps_the_bytes_not_seen_before() {
+    // The first two segments are seen, the third is lost; the resend
+    // coalesces all three from the first sequence number.
+    let capture = Capture::new()
+        .data(SERVER, CLIENT_A, 1000, b"abc")
+        .data(SERVER, CLIENT_A, 1003, b"def")
+        .data(SERVER, CLIENT_A, 1000, b"abcdefghi")
+        .data(SERVER, CLIENT_A, 1009, b"jk")
+        // And one from the middle of a segment past the end of what was seen.
+        .data(SERVER, CLIENT_A, 1010, b"klmn");
+    assert_eq!(server_stream(&capture.0, 1433).unwrap(), b"abcdefghijklmn");
+}
+
+#[test]
+fn sequence_numbers_wrap_past_2_32() {
+    // With a SYN, and a segment after the wrap that arrives first.
+    let with_syn = Capture::new()
+        .syn(SERVER, CLIENT_A, 0xffff_fff8)
+        .data(SERVER, CLIENT_A, 0x0000_0003, b"abcdef")
+        .data(SERVER, CLIENT_A, 0xffff_fff9, b"0123456789")
+        .data(SERVER, CLIENT_A, 0x0000_0009, b"XYZ");
+    assert_eq!(
+        server_stream(&with_syn.0, 1433).unwrap(),
+        b"0123456789abcdefXYZ"
+    );
+    // Without one, the first segment seen is the start of the flow.
+    let without = Capture::new()
+        .data(SERVER, CLIENT_B, 0xffff_fffe, b"12")
+        .data(SERVER, CLIENT_B, 0x0000_0000, b"34")
+        .data(SERVER, CLIENT_B, 0xffff_ffff, b"2345")
+        .data(SERVER, CLIENT_B, 0x0000_0003, b"6");
+    assert_eq!(server_stream(&without.0, 1433).unwrap(), b"123456");
+}
+
+#[test]
+fn a_segment_missing_after_the_syn_is_a_gap() {
+    let capture = Capture::new()
+        .syn(SERVER, CLIENT_A, 5000)
+        .data(SERVER, CLIENT_A, 5004, b"rest");
+    let err = server_stream(&capture.0, 1433).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::InvalidData);
+    assert!(err.to_string().contains("sequence 5001 to 5004"), "{err}");
+}
+
+#[test]
+fn flows_are_keyed_by_both_ends_in_order_of_their_first_segment() {
+    let capture = Capture::new()
+        .syn(CLIENT_A, SERVER, 7)
+        .syn(SERVER, CLIENT_A, 0xffff_ffff)
+        .data(CLIENT_A, SERVER, 8, b"query a")
+        .data(SERVER, CLIENT_B, 1000, b"bravo")
+        .data(SERVER, CLIENT_A, 0, b"alpha");
+    let at = |(ip, port): End| SocketAddr::from((ip, port));
+    let flow = |from, to, bytes: &[u8]| Flow {
+        source: at(from),
+        destination: at(to),
+        bytes: bytes.to_vec(),
+    };
+    assert_eq!(
+        flows(&capture.0).unwrap(),
+        [
+            flow(CLIENT_A, SERVER, b"query a"),
+            flow(SERVER, CLIENT_A, b"alpha"),
+            flow(SERVER, CLIENT_B, b"bravo"),
+        ]
     );
 }

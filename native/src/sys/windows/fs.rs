@@ -15,7 +15,7 @@
 use std::fmt;
 use std::io;
 use std::os::windows::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Component, Path};
 use std::ptr;
 
 use windows_sys::Win32::Foundation::{
@@ -74,14 +74,17 @@ pub(crate) fn remove_file(path: &Path) -> io::Result<()> {
 
 /// Removes `path` and everything under it, following no reparse point.
 pub(crate) fn remove_dir_all(path: &Path) -> io::Result<()> {
-    let mut buf = WidePath::new(path)?;
-    let top = trim_trailing_separators(&buf.units[..buf.len]);
-    if top == 0 {
+    if names_no_entry(path) {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            "refusing to remove an empty path or a root",
+            format!(
+                "refusing to remove '{}': it names no entry of a parent",
+                path.display()
+            ),
         ));
     }
+    let mut buf = WidePath::new(path)?;
+    let top = trim_trailing_separators(&buf.units[..buf.len]);
     buf.len = top;
     let attrs = buf.attributes(top).map_err(|code| buf.error(code, top))?;
     if attrs & FILE_ATTRIBUTE_REPARSE_POINT != 0 {
@@ -118,6 +121,46 @@ pub(crate) fn remove_dir_all(path: &Path) -> io::Result<()> {
                 };
             }
         }
+    }
+}
+
+/// Whether `path` names no entry that a parent directory holds: the empty
+/// path, a drive or share root (`C:\`, `C:`, `\\server\share`, and their
+/// `\\?\` and `\\.\` forms), or a path whose last component is `.` or `..`.
+/// Decided from the text alone, before any lookup.
+fn names_no_entry(path: &Path) -> bool {
+    let mut components = path.components();
+    let prefix = match components.clone().next() {
+        Some(Component::Prefix(prefix)) => Some(prefix),
+        _ => None,
+    };
+    // A prefix, a root, `.` or `..` last; this also covers `C:.` and `C:..`.
+    if !matches!(components.next_back(), Some(Component::Normal(_))) {
+        return true;
+    }
+    // `components` drops a `.` that is not first (`foo\.` reads as `foo`),
+    // so the last name is also read from the text, after any prefix.
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let rest = &bytes[prefix.map_or(0, |p| p.as_os_str().len())..];
+    let is_separator = |b: &u8| *b == b'\\' || *b == b'/';
+    let end = rest
+        .iter()
+        .rposition(|b| !is_separator(b))
+        .map_or(0, |i| i + 1);
+    let start = rest[..end]
+        .iter()
+        .rposition(is_separator)
+        .map_or(0, |i| i + 1);
+    let last = &rest[start..end];
+    if prefix.is_some_and(|p| p.kind().is_verbatim()) {
+        // `/` is no separator in a `\\?\` path, but the walk trims it as
+        // one: `\\?\C:\/` would come down to the volume's root.
+        last.is_empty() || last == b"." || last == b".."
+    } else {
+        // Win32 drops trailing dots and spaces from the last component of a
+        // path not in `\\?\` form, so `.. ` and `...` name a parent too.
+        // <https://learn.microsoft.com/en-us/dotnet/standard/io/file-path-formats#trim-characters>
+        last.iter().all(|&b| b == b'.' || b == b' ')
     }
 }
 
@@ -375,4 +418,82 @@ fn os_error(code: u32, detail: fmt::Arguments<'_>) -> io::Error {
     let text = os.to_string();
     let text = text.split(" (os error").next().unwrap_or(&text);
     io::Error::new(os.kind(), format!("{text} ({detail})"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roots_and_dot_components_name_no_entry() {
+        for path in [
+            "",
+            "\\",
+            "/",
+            "C:\\",
+            "C:/",
+            "C:",
+            "C:\\\\",
+            "c:\\",
+            "C:.",
+            "C:..",
+            "C:...",
+            "C:\\ ",
+            ".",
+            "..",
+            ".\\",
+            "..\\",
+            "...",
+            " ",
+            "foo\\.",
+            "foo\\..",
+            "foo\\..\\",
+            "foo/..",
+            "foo/./",
+            "foo\\.. ",
+            "C:\\foo\\..",
+            "C:foo\\.",
+            "\\\\server\\share",
+            "\\\\server\\share\\",
+            "//server/share/",
+            "\\\\server\\share\\.",
+            "\\\\server\\share\\dir\\..",
+            "\\\\?\\C:\\",
+            "\\\\?\\C:",
+            "\\\\?\\C:\\/",
+            "\\\\?\\C:\\foo\\.",
+            "\\\\?\\C:\\foo\\..",
+            "\\\\?\\UNC\\server\\share",
+            "\\\\?\\UNC\\server\\share\\",
+            "\\\\.\\C:\\",
+            "\\\\.\\C:",
+        ] {
+            assert!(names_no_entry(Path::new(path)), "{path:?}");
+        }
+    }
+
+    #[test]
+    fn names_in_a_parent_are_entries() {
+        for path in [
+            "foo",
+            "foo\\",
+            "foo\\bar",
+            "..\\foo",
+            ".\\foo",
+            "foo\\..\\bar",
+            "foo\\...bar",
+            "foo\\.bar",
+            "C:foo",
+            "C:\\foo",
+            "C:/foo/",
+            "\\foo",
+            "\\\\server\\share\\dir",
+            "\\\\?\\C:\\foo",
+            "\\\\?\\C:\\...",
+            "\\\\?\\C:\\foo ",
+            "\\\\?\\UNC\\server\\share\\dir",
+        ] {
+            assert!(!names_no_entry(Path::new(path)), "{path:?}");
+        }
+    }
 }
