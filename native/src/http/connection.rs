@@ -28,6 +28,10 @@ use super::{Handler, Session};
 /// serves the others: one fast sender cannot hold a worker.
 pub(crate) const TURN_BUDGET: usize = 64 * 1024;
 
+/// The most requests one connection has answered in one turn before the
+/// worker serves the others: one pipeliner cannot hold a worker either.
+pub(crate) const TURN_REQUESTS: usize = 16;
+
 /// What the backend does next with a connection.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Next {
@@ -39,7 +43,8 @@ pub(crate) enum Next {
     ShutdownWrite,
     /// Receive into [`Connection::read_buf`]; the bytes are discarded.
     Discard,
-    /// This turn has read its budget: serve other connections, then come back.
+    /// This turn has read or answered its budget: serve other connections,
+    /// then come back (input may be waiting in the session already).
     Yield,
     /// Close the socket and free the slot.
     Close,
@@ -82,6 +87,8 @@ pub(crate) struct Connection {
     idle_by: Instant,
     /// Bytes received in this turn.
     turn: usize,
+    /// Requests answered in this turn.
+    turn_requests: usize,
 }
 
 impl Connection {
@@ -100,6 +107,7 @@ impl Connection {
             send_by: None,
             idle_by: now,
             turn: 0,
+            turn_requests: 0,
         }
     }
 
@@ -113,6 +121,7 @@ impl Connection {
         self.send_by = None;
         self.idle_by = later(now, self.timeouts.idle);
         self.turn = 0;
+        self.turn_requests = 0;
     }
 
     /// Whether the response is sent and input is only being discarded.
@@ -166,6 +175,7 @@ impl Connection {
     /// Starts a turn: the byte budget is full again.
     pub(crate) fn begin_turn(&mut self) {
         self.turn = 0;
+        self.turn_requests = 0;
     }
 
     /// Answers what was received and says what to do next.
@@ -183,7 +193,8 @@ impl Connection {
             };
         }
         let had_output = !self.session.pending().is_empty();
-        self.session.process(handler, date);
+        let left = TURN_REQUESTS.saturating_sub(self.turn_requests);
+        self.turn_requests += self.session.process_at_most(handler, date, left);
         if !self.session.in_request() {
             self.request_by = None;
         }
@@ -205,7 +216,7 @@ impl Connection {
         if self.request_by.is_none() && self.turn > 0 {
             self.idle_by = later(now, self.timeouts.idle);
         }
-        if self.turn >= TURN_BUDGET {
+        if self.turn >= TURN_BUDGET || self.turn_requests >= TURN_REQUESTS {
             Next::Yield
         } else {
             Next::Receive

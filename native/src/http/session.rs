@@ -139,15 +139,34 @@ impl Session {
     /// `date` is the `Date` header's value, an IMF-fixdate such as
     /// `Sun, 06 Nov 1994 08:49:37 GMT`.
     pub fn process<H: Handler + ?Sized>(&mut self, handler: &H, date: &[u8; DATE_LEN]) {
-        while self.close != Close::AfterOutput && self.pending().len() < HIGH_WATER {
+        self.process_at_most(handler, date, usize::MAX);
+    }
+
+    /// [`process`](Self::process), answering at most `requests` requests;
+    /// returns how many it answered (a request whose body began to arrive
+    /// counts too). An event loop shares its time between connections so.
+    pub fn process_at_most<H: Handler + ?Sized>(
+        &mut self,
+        handler: &H,
+        date: &[u8; DATE_LEN],
+        requests: usize,
+    ) -> usize {
+        let mut answered = 0;
+        while answered < requests
+            && self.close != Close::AfterOutput
+            && self.pending().len() < HIGH_WATER
+        {
             if let Some(reader) = &mut self.reader {
                 let input = &self.input[self.start..self.end];
                 match reader.read(input, &mut self.request_body, self.max_body) {
                     Ok(n) => self.start += n,
-                    Err(error) => return self.fail_body(error, date),
+                    Err(error) => {
+                        self.fail_body(error, date);
+                        break;
+                    }
                 }
                 if !reader.is_done() {
-                    return;
+                    break;
                 }
                 self.reader = None;
                 self.answer_with_body(handler, date);
@@ -157,12 +176,14 @@ impl Session {
                 if self.close == Close::WhenIdle {
                     self.close = Close::AfterOutput;
                 }
-                return;
+                break;
             }
             if !self.answer_one(handler, date) {
-                return;
+                break;
             }
+            answered += 1;
         }
+        answered
     }
 
     /// Parses and answers the request at the start of the input, or starts

@@ -1012,9 +1012,10 @@ impl<H: Handler> Worker<'_, H> {
                 .advance(&self.shared.handler, self.date.get(), self.now)
             {
                 Next::Send => return self.post(key, conn, st, Op::Send),
-                Next::Receive | Next::Discard | Next::Yield => {
-                    return self.post(key, conn, st, Op::Recv);
-                }
+                Next::Receive | Next::Discard => return self.post(key, conn, st, Op::Recv),
+                // Completions queue behind each other's, so each send already
+                // lets the others in; input waiting in the session is served on.
+                Next::Yield => st.conn.begin_turn(),
                 Next::ShutdownWrite => {
                     let Some(raw) = st.socket.as_ref().map(|s| s.0) else {
                         return;

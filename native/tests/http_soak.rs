@@ -1,0 +1,286 @@
+//! A bounded soak of `leanwire serve`: 1,000 connections at once, slow
+//! readers, slowloris heads, pipeliners, oversized bodies and normal
+//! clients, for 30 s. Normal clients must keep a p99 within 10× of what they
+//! see unloaded, and the server's descriptors must return to their baseline.
+//!
+//! It takes about a minute, so `cargo test` leaves it out and
+//! `scripts/test` runs it: `cargo test -p leanwire-native --test http_soak -- --ignored`.
+#![cfg(target_os = "linux")]
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+const SLOW_READERS: usize = 250;
+const SLOWLORIS: usize = 250;
+const PIPELINERS: usize = 150;
+const BODIES: usize = 150;
+const NORMAL: usize = 200;
+const SOAK: Duration = Duration::from_secs(30);
+const UNLOADED: Duration = Duration::from_secs(5);
+
+/// `leanwire serve` on a free port, killed when dropped.
+struct Serve {
+    child: Child,
+    addr: SocketAddr,
+}
+
+impl Serve {
+    fn start() -> Serve {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--threads", "2"])
+            .args(["--max-connections", "2000", "--max-body", "65536"])
+            .args(["--header-timeout", "2", "--send-timeout", "2", "--idle-timeout", "5"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("leanwire serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let addr = line
+            .trim()
+            .strip_prefix("listening on http://")
+            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
+            .parse()
+            .unwrap();
+        Serve { child, addr }
+    }
+
+    /// The descriptors the server has open.
+    fn descriptors(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/fd", self.child.id()))
+            .expect("the server's /proc entry")
+            .count()
+    }
+}
+
+impl Drop for Serve {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn spawn(body: impl FnOnce() + Send + 'static) -> JoinHandle<()> {
+    thread::Builder::new()
+        .stack_size(128 * 1024)
+        .spawn(body)
+        .expect("a client thread")
+}
+
+fn connect(addr: SocketAddr) -> Option<TcpStream> {
+    let stream = TcpStream::connect(addr).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    stream.set_write_timeout(Some(Duration::from_secs(5))).ok()?;
+    Some(stream)
+}
+
+/// Reads one response of the server's (its head, then its Content-Length).
+fn read_response(stream: &mut TcpStream, buf: &mut Vec<u8>) -> Option<u16> {
+    loop {
+        if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = std::str::from_utf8(&buf[..end]).ok()?;
+            let status = head.get(9..12)?.parse().ok()?;
+            let length: usize = head
+                .lines()
+                .find_map(|l| l.strip_prefix("Content-Length: "))?
+                .parse()
+                .ok()?;
+            if buf.len() >= end + 4 + length {
+                buf.drain(..end + 4 + length);
+                return Some(status);
+            }
+        }
+        let mut chunk = [0; 4096];
+        match stream.read(&mut chunk) {
+            Ok(0) | Err(_) => return None,
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+        }
+    }
+}
+
+/// Normal clients: keep-alive GETs, each timed, until `stop`.
+fn normal_clients(addr: SocketAddr, stop: &Arc<AtomicBool>) -> Vec<JoinHandle<Vec<Duration>>> {
+    (0..NORMAL)
+        .map(|_| {
+            let stop = Arc::clone(stop);
+            thread::Builder::new()
+                .stack_size(128 * 1024)
+                .spawn(move || {
+                    let mut times = Vec::new();
+                    let mut buf = Vec::new();
+                    let mut stream = None;
+                    while !stop.load(Ordering::Relaxed) {
+                        if stream.is_none() {
+                            buf.clear();
+                            stream = connect(addr);
+                        }
+                        let Some(s) = stream.as_mut() else {
+                            thread::sleep(Duration::from_millis(10));
+                            continue;
+                        };
+                        let start = Instant::now();
+                        let sent = s.write_all(b"GET /plaintext HTTP/1.1\r\n\r\n").is_ok();
+                        match sent.then(|| read_response(s, &mut buf)).flatten() {
+                            Some(200) => times.push(start.elapsed()),
+                            _ => {
+                                // A failed request counts as slow as the whole wait.
+                                times.push(start.elapsed().max(Duration::from_secs(1)));
+                                stream = None;
+                            }
+                        }
+                        thread::sleep(Duration::from_millis(20));
+                    }
+                    times
+                })
+                .expect("a client thread")
+        })
+        .collect()
+}
+
+fn p99(handles: Vec<JoinHandle<Vec<Duration>>>) -> (Duration, usize) {
+    let mut all: Vec<Duration> = handles
+        .into_iter()
+        .flat_map(|h| h.join().unwrap())
+        .collect();
+    all.sort();
+    assert!(all.len() > 100, "only {} requests were timed", all.len());
+    (all[all.len() * 99 / 100], all.len())
+}
+
+#[test]
+#[ignore = "a 45 s soak; scripts/test runs it"]
+fn a_thousand_hostile_and_normal_connections_for_30_seconds() {
+    let server = Serve::start();
+    let addr = server.addr;
+    // Settle, then count what the server holds with no client.
+    thread::sleep(Duration::from_millis(200));
+    let baseline = server.descriptors();
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let clients = normal_clients(addr, &stop);
+    thread::sleep(UNLOADED);
+    stop.store(true, Ordering::Relaxed);
+    let (unloaded, unloaded_count) = p99(clients);
+
+    let stop = Arc::new(AtomicBool::new(false));
+    let refused = Arc::new(AtomicUsize::new(0));
+    let mut hostile = Vec::new();
+    // Pipeline requests and never read a response.
+    for _ in 0..SLOW_READERS {
+        let stop = Arc::clone(&stop);
+        hostile.push(spawn(move || {
+            let Some(mut s) = connect(addr) else { return };
+            let batch = b"GET /plaintext HTTP/1.1\r\n\r\n".repeat(2000);
+            while !stop.load(Ordering::Relaxed) && s.write_all(&batch).is_ok() {}
+        }));
+    }
+    // Send a request head a byte at a time, never finishing it.
+    for _ in 0..SLOWLORIS {
+        let stop = Arc::clone(&stop);
+        hostile.push(spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                let Some(mut s) = connect(addr) else { return };
+                for byte in b"GET /plaintext HTTP/1.1\r\nX-Slow: ".iter().cycle() {
+                    if stop.load(Ordering::Relaxed) || s.write_all(&[*byte]).is_err() {
+                        break;
+                    }
+                    thread::sleep(Duration::from_millis(300));
+                }
+            }
+        }));
+    }
+    // Pipeline batches of 100 and read them back, 5 times a second.
+    for _ in 0..PIPELINERS {
+        let stop = Arc::clone(&stop);
+        hostile.push(spawn(move || {
+            let batch = b"GET /json HTTP/1.1\r\n\r\n".repeat(100);
+            let mut buf = Vec::new();
+            while !stop.load(Ordering::Relaxed) {
+                let Some(mut s) = connect(addr) else { return };
+                buf.clear();
+                while !stop.load(Ordering::Relaxed) && s.write_all(&batch).is_ok() {
+                    if (0..100).any(|_| read_response(&mut s, &mut buf) != Some(200)) {
+                        break;
+                    }
+                    thread::sleep(Duration::from_millis(200));
+                }
+            }
+        }));
+    }
+    // Bodies past the limit, by length and in chunks: each must get 413.
+    for i in 0..BODIES {
+        let (stop, refused) = (Arc::clone(&stop), Arc::clone(&refused));
+        hostile.push(spawn(move || {
+            let chunk = vec![b'x'; 16 * 1024];
+            while !stop.load(Ordering::Relaxed) {
+                let Some(mut s) = connect(addr) else { return };
+                let head: &[u8] = if i % 2 == 0 {
+                    b"POST / HTTP/1.1\r\nContent-Length: 100000000\r\n\r\n"
+                } else {
+                    b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                };
+                let _ = s.write_all(head);
+                for _ in 0..5 {
+                    let piece = if i % 2 == 0 {
+                        chunk.clone()
+                    } else {
+                        [&b"4000\r\n"[..], &chunk, b"\r\n"].concat()
+                    };
+                    if s.write_all(&piece).is_err() {
+                        break;
+                    }
+                }
+                let mut reply = [0; 12];
+                if s.read_exact(&mut reply).is_ok() && &reply[9..12] == b"413" {
+                    refused.fetch_add(1, Ordering::Relaxed);
+                }
+                thread::sleep(Duration::from_millis(500));
+            }
+        }));
+    }
+    let loaded_stop = Arc::new(AtomicBool::new(false));
+    let clients = normal_clients(addr, &loaded_stop);
+    thread::sleep(SOAK);
+    loaded_stop.store(true, Ordering::Relaxed);
+    let (loaded, loaded_count) = p99(clients);
+    stop.store(true, Ordering::Relaxed);
+    for handle in hostile {
+        handle.join().unwrap();
+    }
+
+    eprintln!(
+        "p99 unloaded {unloaded:?} over {unloaded_count} requests, under load {loaded:?} over \
+         {loaded_count}; {} oversized bodies refused",
+        refused.load(Ordering::Relaxed)
+    );
+    assert!(
+        loaded <= unloaded * 10,
+        "p99 under load {loaded:?} is over 10× the unloaded {unloaded:?}"
+    );
+    assert!(refused.load(Ordering::Relaxed) > 0, "no oversized body got 413");
+
+    // Every client is gone: the server's descriptors return to the baseline
+    // once it has noticed (its idle and linger deadlines are seconds).
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let open = server.descriptors();
+        if open <= baseline {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{open} descriptors open, {baseline} before the soak"
+        );
+        thread::sleep(Duration::from_millis(200));
+    }
+    // And it still serves.
+    let mut s = connect(addr).expect("connect after the soak");
+    s.write_all(b"GET /plaintext HTTP/1.1\r\n\r\n").unwrap();
+    assert_eq!(read_response(&mut s, &mut Vec::new()), Some(200));
+}
