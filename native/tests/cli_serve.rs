@@ -4,35 +4,17 @@
 
 #[path = "support/http_client.rs"]
 mod http_client;
+#[path = "support/serve_process.rs"]
+mod serve_process;
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use http_client::Client;
-
-/// Starts `leanwire serve ARGS` on 127.0.0.1:0 and reads the address it reports.
-fn serve(args: &[&str]) -> (Child, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
-        .args(["serve", "--addr", "127.0.0.1:0"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("leanwire serve starts");
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("listening on http://")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .parse()
-        .unwrap();
-    (child, addr)
-}
+use serve_process::serve;
 
 fn signal(child: &Child, name: &str) {
     let status = Command::new("kill")

@@ -7,9 +7,12 @@
 //! `scripts/test` runs it: `cargo test -p leanwire-native --test http_soak -- --ignored`.
 #![cfg(target_os = "linux")]
 
-use std::io::{BufRead, BufReader, Read, Write};
+#[path = "support/serve_process.rs"]
+mod serve_process;
+
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::{self, JoinHandle};
@@ -31,23 +34,20 @@ struct Serve {
 
 impl Serve {
     fn start() -> Serve {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--threads", "2"])
-            .args(["--max-connections", "2000", "--max-body", "65536"])
-            .args(["--header-timeout", "2", "--send-timeout", "2", "--idle-timeout", "5"])
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("leanwire serve starts");
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        let addr = line
-            .trim()
-            .strip_prefix("listening on http://")
-            .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-            .parse()
-            .unwrap();
+        let (child, addr) = serve_process::serve(&[
+            "--threads",
+            "2",
+            "--max-connections",
+            "2000",
+            "--max-body",
+            "65536",
+            "--header-timeout",
+            "2",
+            "--send-timeout",
+            "2",
+            "--idle-timeout",
+            "5",
+        ]);
         Serve { child, addr }
     }
 
@@ -76,7 +76,9 @@ fn spawn(body: impl FnOnce() + Send + 'static) -> JoinHandle<()> {
 fn connect(addr: SocketAddr) -> Option<TcpStream> {
     let stream = TcpStream::connect(addr).ok()?;
     stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-    stream.set_write_timeout(Some(Duration::from_secs(5))).ok()?;
+    stream
+        .set_write_timeout(Some(Duration::from_secs(5)))
+        .ok()?;
     Some(stream)
 }
 
@@ -263,7 +265,10 @@ fn a_thousand_hostile_and_normal_connections_for_30_seconds() {
         loaded <= unloaded * 10,
         "p99 under load {loaded:?} is over 10× the unloaded {unloaded:?}"
     );
-    assert!(refused.load(Ordering::Relaxed) > 0, "no oversized body got 413");
+    assert!(
+        refused.load(Ordering::Relaxed) > 0,
+        "no oversized body got 413"
+    );
 
     // Every client is gone: the server's descriptors return to the baseline
     // once it has noticed (its idle and linger deadlines are seconds).
