@@ -4,8 +4,10 @@
 //! heap. Parsers hand out views that borrow the input; when a value must be
 //! built, it goes into a caller's [`bumpalo::Bump`] arena and nowhere else.
 //!
-//! The crate is `#![no_std]` and has no `unsafe` code. The `alloc` feature adds
-//! `String`-returning conveniences; nothing else needs it.
+//! The crate is `#![no_std]`, and its own code has no `unsafe`. The `alloc`
+//! feature adds `String`-returning conveniences and `tds::OwnedMetadata`, an
+//! arena paired with the metadata in it by the `self_cell` macro, whose
+//! expansion holds that crate's audited `unsafe`; nothing else needs it.
 //!
 //! # Modules
 //! - [`actor`]: Akka actor paths and addresses, in the Akka.NET and Akka JVM dialects.

@@ -153,6 +153,11 @@ fn no_heap_allocation_per_row() {
     let mut buf = [0u8; 256];
     let mut text = String::with_capacity(1 << 16);
     let mut input = &types[..];
+    let start = reader.next(&mut input, &mut meta, &mut buf).unwrap();
+    assert!(matches!(
+        start,
+        Status::Complete(Event::ColMetadataStart { .. })
+    ));
     let first = reader.next(&mut input, &mut meta, &mut buf).unwrap();
     assert!(matches!(first, Status::Complete(Event::Token(_))));
     let rows = input;

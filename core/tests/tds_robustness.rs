@@ -165,8 +165,8 @@ fn row_split_inside_plp_chunk() {
         ])
         .0;
     let want = same_lines_every_way(&bytes, ASSEMBLE);
-    assert_eq!(want[2], "  [0] héllo 😀 wörld");
-    assert_eq!(want[6], "  [0] héllo 😀 wörld");
+    assert_eq!(want[3], "  [0] héllo 😀 wörld");
+    assert_eq!(want[7], "  [0] héllo 😀 wörld");
     // Streamed, the pieces join to the same bytes at every chunking.
     for chunk in 1..bytes.len() {
         let lines = lines(&bytes, chunk, STREAM).unwrap();
@@ -340,8 +340,10 @@ fn no_metadata_colmetadata_keeps_the_columns() {
         .row(&[9i32.to_le_bytes().to_vec()])
         .0;
     let lines = same_lines_every_way(&bytes, ASSEMBLE);
-    assert_eq!(lines[1], "COLMETADATA (no metadata) [i int]");
-    assert_eq!(lines[3], "  [0] 9");
+    // No start: the columns stay.
+    assert_eq!(lines[1], "COLMETADATA [i int]");
+    assert_eq!(lines[2], "COLMETADATA (no metadata) [i int]");
+    assert_eq!(lines[4], "  [0] 9");
 }
 
 #[test]
@@ -629,6 +631,7 @@ fn streaming_a_1_gib_varbinary_max_needs_no_buffer() {
     assert_eq!(
         events,
         [
+            "COLMETADATA start 2 columns",
             "COLMETADATA [blob varbinary(max), i int]",
             "ROW",
             "  [0] start 1073741824 bytes",
@@ -713,6 +716,9 @@ fn skipped_columns_are_not_copied_or_decoded() {
     let mut first = true;
     for mut piece in bytes.chunks(997) {
         while let Status::Complete(event) = reader.next(&mut piece, &mut meta, &mut []).unwrap() {
+            if let Event::ColMetadataStart { .. } = event {
+                continue;
+            }
             if let Event::Token(Token::ColMetadata(_)) = event {
                 first = false;
                 reader.skip_column(0, true);
@@ -822,6 +828,7 @@ fn text_ntext_image_with_table_names() {
     assert_eq!(
         lines,
         [
+            "COLMETADATA start 3 columns",
             "COLMETADATA [t text, n ntext, i image]",
             "ROW",
             "  [0] café",
@@ -840,6 +847,8 @@ fn text_ntext_image_with_table_names() {
     let mut meta = Metadata::new(&bump);
     let mut input = &bytes[..];
     let mut reader = Reader::new(TdsVersion::V7_4);
+    // The COLMETADATA's start, then the token.
+    reader.next(&mut input, &mut meta, &mut []).unwrap();
     reader.next(&mut input, &mut meta, &mut []).unwrap();
     let names: Vec<String> = meta.columns()[1]
         .table_name
@@ -885,6 +894,7 @@ fn tds_7_1_layouts() {
     assert_eq!(
         out,
         [
+            "COLMETADATA start 2 columns",
             "COLMETADATA [i int, t text]",
             "ROW",
             "  [0] 3",
@@ -1075,12 +1085,12 @@ fn every_type_prints_in_its_fixed_form() {
     let bytes = Tokens::new().colmetadata(&meta).row(&values).0;
     let lines = same_lines_every_way(&bytes, ASSEMBLE);
     for (i, (name, _, _, want)) in columns.iter().enumerate() {
-        assert_eq!(lines[2 + i], format!("  [{i}] {want}"), "{name}");
+        assert_eq!(lines[3 + i], format!("  [{i}] {want}"), "{name}");
     }
     assert!(
-        lines[0].contains("decimal(5,2)") && lines[0].contains("sql_variant"),
+        lines[1].contains("decimal(5,2)") && lines[1].contains("sql_variant"),
         "{}",
-        lines[0]
+        lines[1]
     );
 }
 

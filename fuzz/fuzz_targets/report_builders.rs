@@ -23,6 +23,7 @@ fuzz_target!(|input: &[u8]| {
     let options = DecodeOptions {
         tokens_only: selector & 1 == 1,
         version: TdsVersion::V7_4,
+        ..DecodeOptions::default()
     };
     let chunk = usize::from(selector >> 1) + 1;
     let (whole, whole_error) = decode_tds(bytes, options, 0);

@@ -60,7 +60,8 @@
 //! |---|---|
 //! | the input buffer, the row buffer, the message store | once, by [`TdsStream::new`] |
 //! | the column table | at a COLMETADATA with more columns than any before |
-//! | column metadata | in the caller's arena, at each COLMETADATA |
+//! | column metadata | in the stream's arena, at each COLMETADATA |
+//! | the arena's pairing with new metadata | two small boxes at each COLMETADATA |
 //! | a row: `read_row`, `is_null`, `get` of a borrowed or `Copy` type | nothing |
 //! | `get::<String>`, `get::<Vec<u8>>` | the value's copy |
 //! | an error | its message |
@@ -70,14 +71,15 @@
 //! [`BlockingRead`]) hand it to `pollster::block_on`, which allocates its
 //! waker.
 //!
-//! The arena grows by each COLMETADATA's columns (names and types, tens of
-//! bytes a column) and the stream never resets it: it cannot, as it holds
-//! only a shared borrow, and [`TdsStream::columns`] hands out slices that
-//! live as long as the arena. Between result sets (or responses), a caller
-//! that reads many of them can [`detach`](TdsStream::detach) the stream,
-//! reset the arena, and [`attach`](Detached::attach) it again; buffers and
-//! the reader's place are kept. [`Bump::set_allocation_limit`] bounds the
-//! arena against a hostile server.
+//! Column metadata (names and types) goes into an arena the stream owns
+//! ([`OwnedMetadata`]). The stream resets it
+//! as each COLMETADATA with new columns begins, when the last result set's
+//! columns are done with, so the arena holds one result set's columns
+//! (and the RETURNVALUE headers since) however many result sets a
+//! connection reads. Its limit, [`StreamOptions::arena_limit`] (16 MiB by
+//! default), bounds it against a hostile server: a COLMETADATA that does
+//! not fit is an error of kind [`ErrorKind::ArenaFull`] at the offset of
+//! the field that did not fit (its column count, for the column table).
 //!
 //! # Async and sync
 //!
@@ -110,7 +112,6 @@
 //! # Reading a response
 //!
 //! ```
-//! use leanwire_native::core::bumpalo::Bump;
 //! use leanwire_native::tds::{BlockingRead, TdsStream};
 //!
 //! // One packet: COLMETADATA (an int "id" and an nvarchar(10) "n"), a ROW
@@ -127,8 +128,7 @@
 //! packet.extend_from_slice(&payload);
 //!
 //! // Blocking, over a byte slice (a `TcpStream` works the same).
-//! let bump = Bump::new();
-//! let mut stream = TdsStream::new(BlockingRead(&packet[..]), &bump);
+//! let mut stream = TdsStream::new(BlockingRead(&packet[..]));
 //! let mut seen = Vec::new();
 //! while stream.read_row_sync()? {
 //!     let id: i32 = stream.get(0)?;
@@ -141,7 +141,7 @@
 //! assert!(!stream.next_result_sync()?);
 //!
 //! // The same, async, over any `futures_io::AsyncRead`.
-//! let mut stream = TdsStream::new(&packet[..], &bump);
+//! let mut stream = TdsStream::new(&packet[..]);
 //! let ids = pollster::block_on(async {
 //!     let mut ids = Vec::new();
 //!     while stream.read_row().await? {
@@ -160,11 +160,11 @@ use std::pin::Pin;
 use std::task::{Context, Poll, Waker, ready};
 
 use futures_io::AsyncRead;
-use leanwire_core::bumpalo::Bump;
 use leanwire_core::tds::{
-    CodePage, Column, DataType, Date, DateTime, DateTime2, DateTimeOffset, Decimal, Deframer, Done,
-    ErrorKind, Event, Guid, Message, Metadata, Money, Reader, ReaderState, RowKind, Site,
-    SmallDateTime, SqlValue, Status, TdsVersion, Time, Token, TypeInfo, Ucs2Str, Value,
+    CodePage, Column, DEFAULT_ARENA_LIMIT, DataType, Date, DateTime, DateTime2, DateTimeOffset,
+    Decimal, Deframer, Done, ErrorKind, Event, Guid, Message, Money, OwnedMetadata, Reader,
+    ReaderState, RowKind, Site, SmallDateTime, SqlValue, Status, TdsVersion, Time, Token, TypeInfo,
+    Ucs2Str, Value,
 };
 
 /// The input buffer's default size: 8 KiB, a common packet size. Any size
@@ -203,6 +203,11 @@ pub struct StreamOptions {
     pub input_len: usize,
     /// The row buffer's size. Default: [`DEFAULT_ROW_BUFFER_LEN`].
     pub row_buffer_len: usize,
+    /// The most bytes the metadata arena may hold: one result set's
+    /// columns, and the RETURNVALUE headers since its COLMETADATA. Past
+    /// it, reading fails with [`ErrorKind::ArenaFull`]. Default:
+    /// [`DEFAULT_ARENA_LIMIT`] (16 MiB).
+    pub arena_limit: usize,
 }
 
 impl Default for StreamOptions {
@@ -211,6 +216,7 @@ impl Default for StreamOptions {
             version: TdsVersion::V7_4,
             input_len: DEFAULT_INPUT_LEN,
             row_buffer_len: DEFAULT_ROW_BUFFER_LEN,
+            arena_limit: DEFAULT_ARENA_LIMIT,
         }
     }
 }
@@ -219,31 +225,24 @@ impl Default for StreamOptions {
 /// `SqlDataReader`, row by row, with no heap allocation per row.
 ///
 /// See the [module docs](self) for how values are kept, what allocates,
-/// and an example. `'b` is the arena that column metadata goes into.
-pub struct TdsStream<'b, R> {
+/// and an example.
+pub struct TdsStream<R> {
     engine: Engine<R>,
-    meta: Metadata<'b>,
+    meta: OwnedMetadata,
 }
 
-/// A [`TdsStream`] without its arena, so that the arena can be reset:
-/// from [`TdsStream::detach`], back with [`attach`](Self::attach).
-pub struct Detached<R> {
-    engine: Engine<R>,
-}
-
-impl<'b, R: AsyncRead + Unpin> TdsStream<'b, R> {
+impl<R: AsyncRead + Unpin> TdsStream<R> {
     /// A stream over `source` (at the start of a response, or between
-    /// responses), with the default [`StreamOptions`]; column metadata
-    /// goes into `bump`.
-    pub fn new(source: R, bump: &'b Bump) -> Self {
-        TdsStream::with_options(source, bump, StreamOptions::default())
+    /// responses), with the default [`StreamOptions`].
+    pub fn new(source: R) -> Self {
+        TdsStream::with_options(source, StreamOptions::default())
     }
 
     /// A stream over `source` sized by `options`.
-    pub fn with_options(source: R, bump: &'b Bump, options: StreamOptions) -> Self {
+    pub fn with_options(source: R, options: StreamOptions) -> Self {
         TdsStream {
             engine: Engine::new(source, options),
-            meta: Metadata::new(bump),
+            meta: OwnedMetadata::new(options.arena_limit),
         }
     }
 
@@ -334,7 +333,7 @@ impl<'b, R: AsyncRead + Unpin> TdsStream<'b, R> {
     }
 }
 
-impl<'b, R> TdsStream<'b, R> {
+impl<R> TdsStream<R> {
     /// Column `column` (0-based) of the current row, as a [`FromSql`] type:
     /// .NET's `GetFieldValue<T>`. Borrowed types (`&str`, `&[u8]`,
     /// [`Ucs2Str`], [`SqlValue`]) borrow the row buffer; `Option<T>` reads
@@ -368,13 +367,19 @@ impl<'b, R> TdsStream<'b, R> {
     /// The current result set's columns, in order: names, types, flags.
     /// Empty before the first COLMETADATA (see [`open`](Self::open)). They
     /// stay after the result set's rows end, until the next COLMETADATA.
-    pub fn columns(&self) -> &'b [Column<'b>] {
+    pub fn columns(&self) -> &[Column<'_>] {
         self.meta.columns()
     }
 
     /// The index of the first column named `name`: .NET's `GetOrdinal`.
     pub fn ordinal(&self, name: &str) -> Option<usize> {
-        self.meta.position(name)
+        self.columns().iter().position(|c| c.name == name)
+    }
+
+    /// Bytes the metadata arena holds: about one result set's columns
+    /// (see [`StreamOptions::arena_limit`]).
+    pub fn arena_allocated_bytes(&self) -> usize {
+        self.meta.allocated_bytes()
     }
 
     /// The latest DONE, DONEPROC or DONEINPROC read: after `read_row`
@@ -433,38 +438,6 @@ impl<'b, R> TdsStream<'b, R> {
         Ok(())
     }
 
-    /// Releases the arena, so that the caller can reset it: allowed
-    /// between result sets (before the first, after `read_row` or
-    /// `next_result` returned `false`), when no rows depend on the
-    /// metadata. Otherwise the stream comes back as `Err`.
-    ///
-    /// ```
-    /// use leanwire_native::core::bumpalo::Bump;
-    /// use leanwire_native::tds::TdsStream;
-    ///
-    /// let mut bump = Bump::new();
-    /// let stream = TdsStream::new(&b""[..], &bump);
-    /// let Ok(detached) = stream.detach() else { unreachable!() };
-    /// bump.reset();
-    /// let mut stream = detached.attach(&bump);
-    /// assert!(!stream.read_row_sync()?);
-    /// # Ok::<(), std::io::Error>(())
-    /// ```
-    // The stream comes back whole on refusal, as `Arc::try_unwrap` gives
-    // back the `Arc`; boxing it would allocate for nothing.
-    #[allow(clippy::result_large_err)]
-    pub fn detach(self) -> Result<Detached<R>, Self> {
-        match self.engine.phase {
-            Phase::Start | Phase::Between | Phase::End => {
-                let mut engine = self.engine;
-                engine.has_row = false;
-                engine.slots.clear();
-                Ok(Detached { engine })
-            }
-            Phase::Rows | Phase::Pending => Err(self),
-        }
-    }
-
     /// The source.
     pub fn get_ref(&self) -> &R {
         &self.engine.source
@@ -483,35 +456,14 @@ impl<'b, R> TdsStream<'b, R> {
     }
 }
 
-impl<R> Detached<R> {
-    /// The stream again, its column metadata now going into `bump`.
-    /// [`columns`](TdsStream::columns) is empty until the next
-    /// COLMETADATA.
-    pub fn attach(self, bump: &Bump) -> TdsStream<'_, R> {
-        TdsStream {
-            engine: self.engine,
-            meta: Metadata::new(bump),
-        }
-    }
-}
-
-impl<R> fmt::Debug for TdsStream<'_, R> {
+impl<R> fmt::Debug for TdsStream<R> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TdsStream")
             .field("phase", &self.engine.phase)
             .field("has_row", &self.engine.has_row)
-            .field("columns", &self.meta.columns().len())
+            .field("columns", &self.columns().len())
             .field("offset", &self.engine.reader.offset())
             .field("state", &format_args!("{}", self.engine.reader.state()))
-            .finish_non_exhaustive()
-    }
-}
-
-impl<R> fmt::Debug for Detached<R> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Detached")
-            .field("phase", &self.engine.phase)
-            .field("offset", &self.engine.reader.offset())
             .finish_non_exhaustive()
     }
 }
@@ -1031,6 +983,8 @@ enum Loc {
 enum Outcome {
     /// The reader took all of the current piece.
     Starved,
+    /// A COLMETADATA with new columns begins: the arena can be reset.
+    ColMetadataStart,
     RowStart(RowKind),
     Value(u16, Loc),
     RowEnd,
@@ -1049,8 +1003,8 @@ enum Step {
     End,
 }
 
-/// Everything of a stream but its metadata, so that the metadata (and the
-/// arena behind it) can be swapped ([`Detached`]).
+/// Everything of a stream but its metadata, which the engine borrows
+/// apart from itself (and resets) while it reads.
 struct Engine<R> {
     source: R,
     deframer: Deframer,
@@ -1158,7 +1112,7 @@ impl<R> Engine<R> {
 impl<R: AsyncRead + Unpin> Engine<R> {
     fn poll_open(
         &mut self,
-        meta: &mut Metadata<'_>,
+        meta: &mut OwnedMetadata,
         cx: &mut Context<'_>,
     ) -> Poll<io::Result<bool>> {
         while self.phase == Phase::Start {
@@ -1173,7 +1127,7 @@ impl<R: AsyncRead + Unpin> Engine<R> {
 
     fn poll_read_row(
         &mut self,
-        meta: &mut Metadata<'_>,
+        meta: &mut OwnedMetadata,
         cx: &mut Context<'_>,
     ) -> Poll<io::Result<bool>> {
         ready!(self.poll_open(meta, cx))?;
@@ -1194,7 +1148,7 @@ impl<R: AsyncRead + Unpin> Engine<R> {
 
     fn poll_next_result(
         &mut self,
-        meta: &mut Metadata<'_>,
+        meta: &mut OwnedMetadata,
         cx: &mut Context<'_>,
     ) -> Poll<io::Result<bool>> {
         ready!(self.poll_open(meta, cx))?;
@@ -1235,7 +1189,7 @@ impl<R: AsyncRead + Unpin> Engine<R> {
     /// the source when both are used up.
     fn poll_step(
         &mut self,
-        meta: &mut Metadata<'_>,
+        meta: &mut OwnedMetadata,
         cx: &mut Context<'_>,
     ) -> Poll<io::Result<Step>> {
         if let Some(e) = self.failed {
@@ -1312,7 +1266,7 @@ impl<R: AsyncRead + Unpin> Engine<R> {
     /// Gives the reader the rest of the current piece and acts on the event
     /// it returns. `None`: nothing for the phase logic (a value, a message,
     /// or the piece is used up).
-    fn feed(&mut self, meta: &mut Metadata<'_>) -> io::Result<Option<Step>> {
+    fn feed(&mut self, meta: &mut OwnedMetadata) -> io::Result<Option<Step>> {
         let (start, end) = self.piece;
         let mut bytes = &self.input[start..end];
         // An event's value borrows the input buffer (it lay whole in the
@@ -1329,10 +1283,12 @@ impl<R: AsyncRead + Unpin> Engine<R> {
         // between rows, all of it (for a token body split across reads),
         // as no row is current then.
         let free = if self.in_row { self.used } else { 0 };
-        let outcome = match self.reader.next(&mut bytes, meta, &mut self.row[free..]) {
+        let (reader, row, messages) = (&mut self.reader, &mut self.row[free..], &mut self.messages);
+        let outcome = meta.with_mut(|meta| match reader.next(&mut bytes, meta, row) {
             Err(e) => Err(e),
             Ok(Status::Partial) => Ok(Outcome::Starved),
             Ok(Status::Complete(event)) => Ok(match event {
+                Event::ColMetadataStart { .. } => Outcome::ColMetadataStart,
                 Event::RowStart(kind) => Outcome::RowStart(kind),
                 Event::Value { column, value } => {
                     let loc = match value.bytes() {
@@ -1358,20 +1314,28 @@ impl<R: AsyncRead + Unpin> Engine<R> {
                 }
                 Event::Token(Token::Done(done)) => Outcome::Done(done),
                 Event::Token(Token::Error(message)) => {
-                    self.messages.push(MessageKind::Error, &message);
+                    messages.push(MessageKind::Error, &message);
                     Outcome::Other
                 }
                 Event::Token(Token::Info(message)) => {
-                    self.messages.push(MessageKind::Info, &message);
+                    messages.push(MessageKind::Info, &message);
                     Outcome::Other
                 }
                 _ => Outcome::Other,
             }),
-        };
+        });
         self.piece.0 = end - bytes.len();
         match outcome.map_err(|e| self.fail(e))? {
             Outcome::Starved => {
                 self.starved = true;
+                Ok(None)
+            }
+            Outcome::ColMetadataStart => {
+                // The last result set's columns go; so does its current row,
+                // which was read by them.
+                meta.reset();
+                self.in_row = false;
+                self.has_row = false;
                 Ok(None)
             }
             Outcome::RowStart(kind) => {
@@ -1385,7 +1349,7 @@ impl<R: AsyncRead + Unpin> Engine<R> {
             Outcome::Value(column, loc) => {
                 // Outside a row, a value is a RETURNVALUE's: not kept.
                 if self.in_row
-                    && let Err(e) = self.store(column, loc, &local, meta)
+                    && let Err(e) = self.store(column, loc, &local, meta.columns())
                 {
                     return Err(self.fail(e));
                 }
@@ -1421,10 +1385,10 @@ impl<R: AsyncRead + Unpin> Engine<R> {
         column: u16,
         loc: Loc,
         local: &[u8],
-        meta: &Metadata<'_>,
+        columns: &[Column<'_>],
     ) -> Result<(), leanwire_core::tds::Error> {
         let index = usize::from(column);
-        let Some(type_info) = meta.columns().get(index).map(|c| c.type_info) else {
+        let Some(type_info) = columns.get(index).map(|c| c.type_info) else {
             return Ok(());
         };
         let start = self.used;

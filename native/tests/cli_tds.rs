@@ -5,6 +5,15 @@ mod support {
     pub mod cli;
 }
 
+#[path = "support/tds_stream.rs"]
+#[allow(dead_code)]
+mod tds_stream;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
 use support::cli::leanwire;
 
 /// Streams and the lines `leanwire tds decode` printed for them; the wasm
@@ -134,4 +143,83 @@ fn a_missing_file_exits_1_with_a_message() {
         "{}",
         run.stderr
     );
+}
+
+#[test]
+fn arena_limit_stops_a_hostile_stream_at_its_offset() {
+    let (tokens, first) = tds_stream::wide_result_sets(3, 4096);
+    let run = decode(&tokens, &["--tokens-only", "--arena-limit", "65536"]);
+    assert_eq!(run.status, Some(1), "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    // The narrow result set's COLMETADATA, ROW and DONE, then the error.
+    assert_eq!(lines.len(), 4, "{}", run.stdout);
+    let last: serde_json::Value = serde_json::from_str(lines[3]).unwrap();
+    let offset = first + 1;
+    assert_eq!(
+        last["error"],
+        format!("arena allocation limit reached in COLMETADATA at byte {offset}")
+    );
+    assert_eq!(last["offset"], offset);
+}
+
+#[test]
+fn result_sets_past_the_arena_limit_in_all_decode_one_by_one() {
+    // Ten result sets of 512 columns need more than 64 KiB of metadata in
+    // all, but each one fits on its own.
+    let (tokens, _) = tds_stream::wide_result_sets(10, 512);
+    let run = decode(&tokens, &["--tokens-only", "--arena-limit", "65536"]);
+    assert_eq!(
+        run.status,
+        Some(0),
+        "{}",
+        run.stdout.lines().last().unwrap()
+    );
+    let columns = run
+        .stdout
+        .lines()
+        .filter(|line| line.starts_with(r#"{"token":"COLMETADATA""#))
+        .count();
+    assert_eq!(columns, 11);
+}
+
+#[test]
+fn arena_limit_must_be_a_number() {
+    for limit in ["", "-1", "16M"] {
+        let run = leanwire(&["tds", "decode", "--arena-limit", limit], "");
+        assert_eq!(run.status, Some(2), "{limit:?}");
+    }
+}
+
+#[test]
+fn tokens_are_printed_as_they_arrive() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
+        .args(["tds", "decode", "--tokens-only"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("leanwire runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    let lines = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap()).is_err() {
+                break;
+            }
+        }
+    });
+    // One result set; the stream stays open.
+    let (tokens, first) = tds_stream::wide_result_sets(1, 2);
+    stdin.write_all(&tokens[..first]).unwrap();
+    stdin.flush().unwrap();
+    let line = rx.recv_timeout(Duration::from_secs(20));
+    // The rest of the stream, and its end.
+    stdin.write_all(&tokens[first..]).unwrap();
+    drop(stdin);
+    let status = child.wait().unwrap();
+    lines.join().unwrap();
+    let line = line.expect("the first result set's COLMETADATA before the stream ended");
+    assert!(line.starts_with(r#"{"token":"COLMETADATA""#), "{line}");
+    assert!(status.success());
 }

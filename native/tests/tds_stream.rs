@@ -16,7 +16,6 @@ use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
 use futures_io::AsyncRead;
-use leanwire_native::core::bumpalo::Bump;
 use leanwire_native::core::tds::{
     DateTime2, Decimal, DoneKind, ErrorKind, Guid, Money, Site, SqlValue, TokenType, Ucs2Str,
 };
@@ -74,7 +73,7 @@ impl Read for RandomSizes<'_> {
 
 /// Checks the current row against what `tds_stream::row(i)` wrote, every
 /// column, with the typed getters.
-fn check_row<R>(stream: &TdsStream<'_, R>, i: u32) -> io::Result<()> {
+fn check_row<R>(stream: &TdsStream<R>, i: u32) -> io::Result<()> {
     let nulls = i % 4 == 3;
     assert_eq!(stream.get::<i32>(0)?, i as i32);
     assert_eq!(stream.get::<i64>(1)?, i64::from(i) * 1_000_000_007);
@@ -101,7 +100,7 @@ fn check_row<R>(stream: &TdsStream<'_, R>, i: u32) -> io::Result<()> {
 }
 
 /// Every row's every column as text, and which are NULL.
-fn dump_row<R>(stream: &TdsStream<'_, R>) -> io::Result<String> {
+fn dump_row<R>(stream: &TdsStream<R>) -> io::Result<String> {
     let mut out = String::new();
     for column in 0..stream.columns().len() {
         let field = stream.field(column)?;
@@ -116,7 +115,7 @@ fn dump_row<R>(stream: &TdsStream<'_, R>) -> io::Result<String> {
 /// Reads a whole response with the sync API, checking every row; returns
 /// the rows as text.
 fn read_sync<R: AsyncRead + Unpin>(
-    stream: &mut TdsStream<'_, R>,
+    stream: &mut TdsStream<R>,
     rows: u32,
 ) -> io::Result<Vec<String>> {
     let mut seen = Vec::new();
@@ -145,7 +144,7 @@ fn read_sync<R: AsyncRead + Unpin>(
 
 /// The same with the async API, driven by pollster.
 async fn read_async<R: AsyncRead + Unpin>(
-    stream: &mut TdsStream<'_, R>,
+    stream: &mut TdsStream<R>,
     rows: u32,
 ) -> io::Result<Vec<String>> {
     let mut seen = Vec::new();
@@ -170,8 +169,7 @@ async fn read_async<R: AsyncRead + Unpin>(
 #[test]
 fn sync_reads_every_column_as_written() {
     let bytes = response(1000);
-    let bump = Bump::new();
-    let mut stream = TdsStream::new(BlockingRead(&bytes[..]), &bump);
+    let mut stream = TdsStream::new(BlockingRead(&bytes[..]));
     assert!(stream.open_sync().unwrap());
     let names: Vec<String> = stream
         .columns()
@@ -195,13 +193,12 @@ fn sync_reads_every_column_as_written() {
 #[test]
 fn async_reads_the_same_rows_as_sync() {
     let bytes = response(1000);
-    let bump = Bump::new();
-    let mut sync = TdsStream::new(BlockingRead(&bytes[..]), &bump);
+    let mut sync = TdsStream::new(BlockingRead(&bytes[..]));
     let expected = read_sync(&mut sync, 1000).unwrap();
 
     // Over a `&[u8]` (always ready), and over a source that is pending on
     // every other poll.
-    let mut stream = TdsStream::new(&bytes[..], &bump);
+    let mut stream = TdsStream::new(&bytes[..]);
     assert_eq!(
         pollster::block_on(read_async(&mut stream, 1000)).unwrap(),
         expected
@@ -210,7 +207,7 @@ fn async_reads_the_same_rows_as_sync() {
         let mut rng = Rng(7);
         Stutter::new(&bytes, move || 1 + rng.below(300) as usize)
     };
-    let mut stream = TdsStream::new(source, &bump);
+    let mut stream = TdsStream::new(source);
     assert_eq!(
         pollster::block_on(read_async(&mut stream, 1000)).unwrap(),
         expected
@@ -220,18 +217,16 @@ fn async_reads_the_same_rows_as_sync() {
 #[test]
 fn one_byte_reads_resume_inside_values_and_plp_chunks() {
     let bytes = response(1000);
-    let bump = Bump::new();
-    let mut whole = TdsStream::new(BlockingRead(&bytes[..]), &bump);
+    let mut whole = TdsStream::new(BlockingRead(&bytes[..]));
     let expected = read_sync(&mut whole, 1000).unwrap();
-    let mut stream = TdsStream::new(BlockingRead(OneByte(&bytes)), &bump);
+    let mut stream = TdsStream::new(BlockingRead(OneByte(&bytes)));
     assert_eq!(read_sync(&mut stream, 1000).unwrap(), expected);
 }
 
 #[test]
 fn random_read_sizes_give_identical_rows() {
     let bytes = response(1000);
-    let bump = Bump::new();
-    let mut whole = TdsStream::new(BlockingRead(&bytes[..]), &bump);
+    let mut whole = TdsStream::new(BlockingRead(&bytes[..]));
     let expected = read_sync(&mut whole, 1000).unwrap();
     for seed in [1, 2, 3] {
         let source = RandomSizes {
@@ -243,7 +238,7 @@ fn random_read_sizes_give_identical_rows() {
             input_len: 100 + seed as usize * 211,
             ..StreamOptions::default()
         };
-        let mut stream = TdsStream::with_options(BlockingRead(source), &bump, options);
+        let mut stream = TdsStream::with_options(BlockingRead(source), options);
         assert_eq!(
             read_sync(&mut stream, 1000).unwrap(),
             expected,
@@ -255,8 +250,7 @@ fn random_read_sizes_give_identical_rows() {
 #[test]
 fn dropped_read_row_futures_lose_nothing() {
     let bytes = response(200);
-    let bump = Bump::new();
-    let mut whole = TdsStream::new(BlockingRead(&bytes[..]), &bump);
+    let mut whole = TdsStream::new(BlockingRead(&bytes[..]));
     let expected = read_sync(&mut whole, 200).unwrap();
 
     // Each read_row future is polled once and dropped, pending or not, and
@@ -265,7 +259,7 @@ fn dropped_read_row_futures_lose_nothing() {
         let mut rng = Rng(11);
         Stutter::new(&bytes, move || 1 + rng.below(300) as usize)
     };
-    let mut stream = TdsStream::new(source, &bump);
+    let mut stream = TdsStream::new(source);
     let mut cx = Context::from_waker(Waker::noop());
     let mut seen = Vec::new();
     loop {
@@ -316,10 +310,9 @@ fn next_result_skips_the_rest_of_a_result_set() {
     tokens.extend([0xfd, 0x11, 0, 0xc5, 0, 3, 0, 0, 0, 0, 0, 0, 0]);
     tokens.extend(tds_stream::result_set(7));
     let bytes = tds_stream::packets(&tokens, 4096);
-    let bump = Bump::new();
 
     for first_rows in [0, 1, 49, 50] {
-        let mut stream = TdsStream::new(BlockingRead(OneByte(&bytes)), &bump);
+        let mut stream = TdsStream::new(BlockingRead(OneByte(&bytes)));
         for i in 0..first_rows {
             assert!(stream.read_row_sync().unwrap());
             check_row(&stream, i).unwrap();
@@ -343,7 +336,7 @@ fn next_result_skips_the_rest_of_a_result_set() {
     }
 
     // next_result first thing skips the first result set whole.
-    let mut stream = TdsStream::new(BlockingRead(&bytes[..]), &bump);
+    let mut stream = TdsStream::new(BlockingRead(&bytes[..]));
     assert!(stream.next_result_sync().unwrap());
     assert!(stream.read_row_sync().unwrap());
     check_row(&stream, 0).unwrap();
@@ -366,8 +359,7 @@ fn messages_and_done_counts_are_kept() {
     // DONE with DONE_ERROR, no count: the failed statement.
     tokens.extend([0xfd, 0x02, 0, 0xc1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     let bytes = tds_stream::packets(&tokens, 512);
-    let bump = Bump::new();
-    let mut stream = TdsStream::new(BlockingRead(&bytes[..]), &bump);
+    let mut stream = TdsStream::new(BlockingRead(&bytes[..]));
     assert_eq!(stream.message_count(), 0);
     while stream.read_row_sync().unwrap() {}
     assert_eq!(stream.done().unwrap().row_count(), Some(2));
@@ -401,8 +393,7 @@ fn messages_and_done_counts_are_kept() {
 #[test]
 fn getters_say_what_is_wrong() {
     let bytes = response(4);
-    let bump = Bump::new();
-    let mut stream = TdsStream::new(BlockingRead(&bytes[..]), &bump);
+    let mut stream = TdsStream::new(BlockingRead(&bytes[..]));
     let e = stream.get::<i32>(0).unwrap_err();
     assert_eq!(e.kind(), io::ErrorKind::InvalidInput, "{e}");
     assert_eq!(
@@ -443,7 +434,6 @@ fn getters_say_what_is_wrong() {
 #[test]
 fn row_buffer_too_small_names_the_column() {
     let bytes = response(3);
-    let bump = Bump::new();
     // Row 0 needs 150 bytes: id 4, big 8, name 28 + 14 in UTF-8, amount 9,
     // ts 8, guid 16, note 12 + 6, body 30 + 15; 105 before the body, which
     // comes in two PLP chunks and is assembled by the reader itself.
@@ -452,7 +442,7 @@ fn row_buffer_too_small_names_the_column() {
             row_buffer_len: len,
             ..StreamOptions::default()
         };
-        let mut stream = TdsStream::with_options(BlockingRead(&bytes[..]), &bump, options);
+        let mut stream = TdsStream::with_options(BlockingRead(&bytes[..]), options);
         let e = stream.read_row_sync().unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);
         let inner = e
@@ -471,7 +461,7 @@ fn row_buffer_too_small_names_the_column() {
         );
         // One byte at a time, every value arrives split, and is assembled
         // by the reader: the same column is named.
-        let mut stream = TdsStream::with_options(BlockingRead(OneByte(&bytes)), &bump, options);
+        let mut stream = TdsStream::with_options(BlockingRead(OneByte(&bytes)), options);
         let e = stream.read_row_sync().unwrap_err();
         assert!(
             e.to_string()
@@ -497,12 +487,11 @@ fn token_split_after_a_large_row_gets_the_whole_row_buffer() {
     );
     tds_stream::done(&mut tokens, 1);
     let bytes = tds_stream::packets(&tokens, 4096);
-    let bump = Bump::new();
     let options = StreamOptions {
         row_buffer_len: 200,
         ..StreamOptions::default()
     };
-    let mut stream = TdsStream::with_options(BlockingRead(OneByte(&bytes)), &bump, options);
+    let mut stream = TdsStream::with_options(BlockingRead(OneByte(&bytes)), options);
     assert!(stream.read_row_sync().unwrap());
     check_row(&stream, 0).unwrap();
     assert!(!stream.read_row_sync().unwrap());
@@ -516,8 +505,7 @@ fn token_split_after_a_large_row_gets_the_whole_row_buffer() {
 #[test]
 fn source_ending_between_packets_is_no_end_of_results() {
     let bytes = tds_stream::packets(&tds_stream::result_set(40), 512);
-    let bump = Bump::new();
-    let mut stream = TdsStream::new(BlockingRead(&bytes[..512 * 3]), &bump);
+    let mut stream = TdsStream::new(BlockingRead(&bytes[..512 * 3]));
     let e = loop {
         match stream.read_row_sync() {
             Ok(true) => {}
@@ -531,13 +519,12 @@ fn source_ending_between_packets_is_no_end_of_results() {
 #[test]
 fn stream_cut_inside_a_row_is_unexpected_eof() {
     let bytes = response(20);
-    let bump = Bump::new();
     let tokens = tds_stream::result_set(20);
     // The tokens without packet headers end inside row 10 ...
     let mut cut = tokens.clone();
     cut.truncate(tokens.len() / 2);
     let cut = tds_stream::packets(&cut, 4096);
-    let mut stream = TdsStream::new(BlockingRead(&cut[..]), &bump);
+    let mut stream = TdsStream::new(BlockingRead(&cut[..]));
     let e = loop {
         match stream.read_row_sync() {
             Ok(true) => {}
@@ -560,7 +547,7 @@ fn stream_cut_inside_a_row_is_unexpected_eof() {
         e.to_string()
     );
     // ... and the packets inside a packet.
-    let mut stream = TdsStream::new(BlockingRead(&bytes[..bytes.len() - 5]), &bump);
+    let mut stream = TdsStream::new(BlockingRead(&bytes[..bytes.len() - 5]));
     let e = loop {
         match stream.read_row_sync() {
             Ok(true) => {}
@@ -578,8 +565,7 @@ fn stream_cut_inside_a_row_is_unexpected_eof() {
 fn responses_follow_one_another_on_one_source() {
     let mut bytes = response(3);
     bytes.extend(response(5));
-    let mut bump = Bump::new();
-    let mut stream = TdsStream::new(BlockingRead(OneByte(&bytes)), &bump);
+    let mut stream = TdsStream::new(BlockingRead(OneByte(&bytes)));
     assert!(
         stream.next_response().is_err(),
         "the first response is not over"
@@ -588,21 +574,93 @@ fn responses_follow_one_another_on_one_source() {
     stream.next_response().unwrap();
     assert!(stream.read_row_sync().unwrap());
     check_row(&stream, 0).unwrap();
-    // Not between result sets: the stream comes back.
-    let Err(stream) = stream.detach() else {
-        panic!("detached inside a result set");
-    };
-    let mut stream = stream;
     while stream.read_row_sync().unwrap() {}
     assert_eq!(stream.done().unwrap().row_count(), Some(5));
-    // Between responses the arena can be reset.
-    let detached = stream.detach().expect("between result sets");
-    bump.reset();
-    let mut stream = detached.attach(&bump);
-    assert!(stream.columns().is_empty());
+    // The second response's columns stay until a COLMETADATA says otherwise.
+    assert_eq!(stream.columns().len(), tds_stream::COLUMNS.len());
     assert!(!stream.next_result_sync().unwrap());
     stream.next_response().unwrap();
     assert!(!stream.open_sync().unwrap(), "the source has ended");
+}
+
+#[test]
+fn a_colmetadata_past_the_arena_limit_is_arena_full_at_its_offset() {
+    let (tokens, first) = tds_stream::wide_result_sets(3, 4096);
+    let bytes = tds_stream::packets(&tokens, 4096);
+    let options = StreamOptions {
+        arena_limit: 64 * 1024,
+        ..StreamOptions::default()
+    };
+    for one_byte in [false, true] {
+        let mut stream = if one_byte {
+            TdsStream::with_options(
+                BlockingRead(Box::new(OneByte(&bytes)) as Box<dyn Read>),
+                options,
+            )
+        } else {
+            TdsStream::with_options(BlockingRead(Box::new(&bytes[..]) as Box<dyn Read>), options)
+        };
+        // The narrow result set fits.
+        assert!(stream.read_row_sync().unwrap());
+        assert_eq!(stream.get::<i32>(0).unwrap(), 7);
+        assert!(!stream.read_row_sync().unwrap());
+        let e = stream.next_result_sync().unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::InvalidData);
+        let inner = e
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<leanwire_native::core::tds::Error>())
+            .expect("the core error inside");
+        assert_eq!(
+            (inner.kind(), inner.offset()),
+            (
+                ErrorKind::ArenaFull(Site::token(TokenType::ColMetadata)),
+                first + 1
+            )
+        );
+        assert!(stream.arena_allocated_bytes() <= 64 * 1024);
+        // The stream stops there.
+        assert_eq!(
+            stream.next_result_sync().unwrap_err().to_string(),
+            e.to_string()
+        );
+    }
+}
+
+#[test]
+fn result_sets_one_after_another_keep_the_arena_at_one() {
+    // Without resets, 100 result sets of 4096 columns take over 50 MB of
+    // metadata, past the default limit.
+    let (tokens, _) = tds_stream::wide_result_sets(100, 4096);
+    let bytes = tds_stream::packets(&tokens, 4096);
+    let mut stream = TdsStream::new(BlockingRead(&bytes[..]));
+    assert!(stream.open_sync().unwrap());
+    assert_eq!(stream.columns().len(), 1);
+    let mut sets = 0;
+    let mut peak = 0;
+    while stream.next_result_sync().unwrap() {
+        sets += 1;
+        assert_eq!(stream.columns().len(), 4096);
+        peak = peak.max(stream.arena_allocated_bytes());
+    }
+    assert_eq!(sets, 100);
+    assert!(peak < 2 << 20, "{peak} bytes");
+}
+
+#[test]
+fn a_colmetadata_without_metadata_keeps_the_columns() {
+    let (mut tokens, first) = tds_stream::wide_result_sets(0, 0);
+    assert_eq!(tokens.len(), first);
+    tokens.extend([0x81, 0xff, 0xff, 0xd1, 8, 0, 0, 0]);
+    tds_stream::done(&mut tokens, 1);
+    let bytes = tds_stream::packets(&tokens, 4096);
+    let mut stream = TdsStream::new(BlockingRead(OneByte(&bytes)));
+    assert!(stream.read_row_sync().unwrap());
+    assert!(!stream.read_row_sync().unwrap());
+    assert!(stream.next_result_sync().unwrap());
+    assert_eq!(stream.ordinal("a"), Some(0));
+    assert!(stream.read_row_sync().unwrap());
+    assert_eq!(stream.get::<i32>(0).unwrap(), 8);
+    assert!(!stream.next_result_sync().unwrap());
 }
 
 /// A result set of other types: varchar (CP1252), varbinary, float, bit,
@@ -639,12 +697,11 @@ fn other_types() -> Vec<u8> {
 #[test]
 fn other_types_convert() {
     let bytes = other_types();
-    let bump = Bump::new();
-    check_other_types(TdsStream::new(BlockingRead(&bytes[..]), &bump));
-    check_other_types(TdsStream::new(BlockingRead(OneByte(&bytes)), &bump));
+    check_other_types(TdsStream::new(BlockingRead(&bytes[..])));
+    check_other_types(TdsStream::new(BlockingRead(OneByte(&bytes))));
 }
 
-fn check_other_types<R: AsyncRead + Unpin>(mut stream: TdsStream<'_, R>) {
+fn check_other_types<R: AsyncRead + Unpin>(mut stream: TdsStream<R>) {
     assert!(stream.read_row_sync().unwrap());
     // 0xE9 is é in CP1252: decoded into the UTF-8 form.
     assert_eq!(stream.get::<&str>(0).unwrap(), "café");

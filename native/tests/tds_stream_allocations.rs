@@ -15,7 +15,6 @@ use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
-use leanwire_native::core::bumpalo::Bump;
 use leanwire_native::tds::{BlockingRead, TdsStream};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
@@ -75,7 +74,7 @@ fn spin<F: Future + Unpin>(mut future: F) -> F::Output {
 }
 
 /// Checks row `i` with the borrowed getters only.
-fn check<R>(stream: &TdsStream<'_, R>, i: u32, null: bool) {
+fn check<R>(stream: &TdsStream<R>, i: u32, null: bool) {
     assert_eq!(stream.get::<i32>(0).unwrap(), i as i32);
     assert_eq!(stream.get::<i64>(1).unwrap(), i64::from(i) * 1_000_000_007);
     let name = StackText::new(format_args!("row {i:05} name"));
@@ -93,10 +92,9 @@ fn check<R>(stream: &TdsStream<'_, R>, i: u32, null: bool) {
 fn rows_after_the_first_allocate_nothing() {
     const ROWS: u32 = 10_000;
     let bytes = tds_stream::packets(&tds_stream::result_set(ROWS), 4096);
-    let bump = Bump::new();
 
     // Sync, over a blocking source.
-    let mut stream = TdsStream::new(BlockingRead(&bytes[..]), &bump);
+    let mut stream = TdsStream::new(BlockingRead(&bytes[..]));
     assert!(stream.read_row_sync().unwrap());
     let mut rows = 1;
     let allocations = heap_allocations(|| {
@@ -113,7 +111,7 @@ fn rows_after_the_first_allocate_nothing() {
 
     // Async, over a source that is pending on every other poll.
     let source = Stutter::new(&bytes, || 1000);
-    let mut stream = TdsStream::new(source, &bump);
+    let mut stream = TdsStream::new(source);
     assert!(spin(stream.read_row()).unwrap());
     let mut rows = 1;
     let allocations = heap_allocations(|| {

@@ -113,6 +113,8 @@ export interface TdsOptions {
   tokensOnly?: boolean;
   /** `"7.1"`, `"7.2"`, `"7.3"` or `"7.4"` (the default), until a LOGINACK says otherwise. */
   tdsVersion?: "7.1" | "7.2" | "7.3" | "7.4";
+  /** The most bytes one result set's column metadata may take (default 16 MiB); past it, a LeanwireError of kind `"ArenaFull"`. */
+  arenaLimit?: number;
 }
 
 /**

@@ -42,9 +42,10 @@ pub const FLAG_EXACT: u32 = 2;
 pub const FLAG_LOWER_GUIDS: u32 = 4;
 
 /// Opens a reader and returns its handle (1 or more). `flags` combines the
-/// `FLAG_` bits; `version_code` is 71, 72, 73 or 74.
+/// `FLAG_` bits; `version_code` is 71, 72, 73 or 74; `arena_limit` is the
+/// most bytes one result set's column metadata may take.
 #[wasm_bindgen(js_name = tdsOpen)]
-pub fn tds_open(flags: u32, version_code: u32) -> u32 {
+pub fn tds_open(flags: u32, version_code: u32, arena_limit: u32) -> u32 {
     let tape = TdsTape::new(TapeOptions {
         tokens_only: flags & FLAG_TOKENS_ONLY != 0,
         version: version(version_code),
@@ -52,6 +53,7 @@ pub fn tds_open(flags: u32, version_code: u32) -> u32 {
             exact: flags & FLAG_EXACT != 0,
             lower_guids: flags & FLAG_LOWER_GUIDS != 0,
         },
+        arena_limit: arena_limit as usize,
     });
     READERS.with_borrow_mut(|readers| match readers.iter().position(Option::is_none) {
         Some(free) => {

@@ -291,6 +291,42 @@ check("next() throws after the tokens before a defect", () => {
   ok(tokens >= 2, "tokens before the defect");
 });
 
+// --- The metadata arena --------------------------------------------------------------
+
+/**
+ * One narrow result set (an int column `a`, a ROW with 7, a DONE), then
+ * `wide` result sets of `columns` unnamed int columns without rows, as
+ * native/tests/support/tds_stream.rs writes them; and the offset of the
+ * first wide COLMETADATA.
+ */
+function wideResultSets(wide, columns) {
+  const done = (rows) => [0xfd, 0x10, 0, 0xc1, 0, rows, 0, 0, 0, 0, 0, 0, 0];
+  const head = [0x81, 1, 0, 0, 0, 0, 0, 0, 0, 0x38, 1, 0x61, 0, 0xd1, 7, 0, 0, 0, ...done(1)];
+  const set = [0x81, columns & 0xff, columns >> 8];
+  for (let i = 0; i < columns; i++) set.push(0, 0, 0, 0, 0, 0, 0x38, 0);
+  set.push(...done(0));
+  const bytes = new Uint8Array(head.length + wide * set.length);
+  bytes.set(head);
+  for (let i = 0; i < wide; i++) bytes.set(set, head.length + i * set.length);
+  return { bytes, first: head.length };
+}
+const hostile = wideResultSets(3, 4096);
+await rejects("a COLMETADATA past arenaLimit", [hostile.bytes], "ArenaFull", hostile.first + 1, { tokensOnly: true, arenaLimit: 65536 });
+check("result sets past arenaLimit in all are read one by one", () => {
+  const { bytes } = wideResultSets(10, 512);
+  const { tokens, error } = leanwire({ tokensOnly: true, version: "7.4" }, split(bytes, 1000), { arenaLimit: 65536 });
+  strictEqual(error, null, error?.message);
+  strictEqual(tokens.filter((t) => t.token === "COLMETADATA").length, 11);
+});
+check("a COLMETADATA without metadata keeps the columns", () => {
+  const { bytes, first } = wideResultSets(0, 0);
+  const again = [0x81, 0xff, 0xff, 0xd1, 8, 0, 0, 0, 0xfd, 0x10, 0, 0xc1, 0, 1, 0, 0, 0, 0, 0, 0, 0];
+  const stream = { bytes: Buffer.concat([bytes.subarray(0, first), Buffer.from(again)]), tokensOnly: true, version: "7.4" };
+  const { tokens, error } = leanwire(stream, [stream.bytes]);
+  strictEqual(error, null, error?.message);
+  deepStrictEqual(rowsOf(tokens), [[7], [8]]);
+});
+
 ok(Object.keys(DELIBERATE).every((name) => all.some((s) => s.name === name)), "every deliberate difference is a stream");
 console.log(`tds: ${checks} checks on ${all.length} streams (every one whole, in 1-byte and in random pieces, against tedious), ${failures} failed`);
 process.exit(failures === 0 ? 0 : 1);

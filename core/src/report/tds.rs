@@ -3,12 +3,11 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
-use bumpalo::Bump;
 use serde::Serialize;
 
 use crate::tds::{
-    Deframer, EnvValue, Event, LargeValues, Metadata, Reader, RowKind, SqlValue, Status,
-    TdsVersion, Token, Value,
+    DEFAULT_ARENA_LIMIT, Deframer, EnvValue, Event, LargeValues, OwnedMetadata, Reader, RowKind,
+    SqlValue, Status, TdsVersion, Token, Value,
 };
 
 /// A value in a TDS report, as the `leanwire tds decode` contract writes it:
@@ -191,6 +190,11 @@ pub struct DecodeOptions {
     pub tokens_only: bool,
     /// The TDS version to start with; LOGINACK may change it.
     pub version: TdsVersion,
+    /// The most bytes the column metadata of one result set may take in
+    /// the decoder's arena, which is reset at each COLMETADATA; past it
+    /// the decode fails with `ArenaFull`. Default:
+    /// [`DEFAULT_ARENA_LIMIT`] (16 MiB).
+    pub arena_limit: usize,
 }
 
 impl Default for DecodeOptions {
@@ -198,33 +202,36 @@ impl Default for DecodeOptions {
         DecodeOptions {
             tokens_only: false,
             version: TdsVersion::V7_4,
+            arena_limit: DEFAULT_ARENA_LIMIT,
         }
     }
 }
 
 /// Turns a server's byte stream, fed in chunks of any size, into
-/// [`TokenReport`]s: the driver behind `leanwire tds decode` and the npm
-/// package's `TdsReader`. Large values are streamed by the reader and joined
-/// here, so no value is too large for the row buffer.
-pub struct TdsDecoder<'b> {
+/// [`TokenReport`]s: the driver behind `leanwire tds decode`. Large values
+/// are streamed by the reader and joined here, so no value is too large for
+/// the row buffer. Column metadata goes into an arena of the decoder's own,
+/// reset at each COLMETADATA, so memory stays bounded over any number of
+/// result sets.
+pub struct TdsDecoder {
     deframer: Option<Deframer>,
     reader: Reader,
-    meta: Metadata<'b>,
+    meta: OwnedMetadata,
     row_buf: Vec<u8>,
     row: Option<(RowKind, Vec<JsonValue>)>,
     return_value: Option<(u16, String)>,
     large: Option<(u16, Vec<u8>)>,
 }
 
-impl<'b> TdsDecoder<'b> {
-    /// A decoder whose column metadata goes into `bump`.
-    pub fn new(bump: &'b Bump, options: DecodeOptions) -> Self {
+impl TdsDecoder {
+    /// A decoder at the start of a stream.
+    pub fn new(options: DecodeOptions) -> Self {
         let mut reader = Reader::new(options.version);
         reader.set_large_values(LargeValues::Stream);
         TdsDecoder {
             deframer: (!options.tokens_only).then(Deframer::new),
             reader,
-            meta: Metadata::new(bump),
+            meta: OwnedMetadata::new(options.arena_limit),
             row_buf: alloc::vec![0; 64 * 1024],
             row: None,
             return_value: None,
@@ -232,7 +239,8 @@ impl<'b> TdsDecoder<'b> {
         }
     }
 
-    /// Feeds `chunk`, appending a report to `out` for every token it completes.
+    /// Feeds `chunk`, appending a report to `out` for every token it
+    /// completes. The caller may print and clear `out` between feeds.
     pub fn feed(&mut self, chunk: &[u8], out: &mut Vec<TokenReport>) -> Result<(), ErrorReport> {
         let mut input = chunk;
         if self.deframer.is_none() {
@@ -262,80 +270,93 @@ impl<'b> TdsDecoder<'b> {
         Ok(self.reader.finish()?)
     }
 
+    /// Reads the tokens of `input`, resetting the arena at each
+    /// COLMETADATA that brings new columns.
     fn feed_tokens(
         &mut self,
         mut input: &[u8],
         out: &mut Vec<TokenReport>,
     ) -> Result<(), ErrorReport> {
         loop {
-            let event = match self
-                .reader
-                .next(&mut input, &mut self.meta, &mut self.row_buf)?
-            {
-                Status::Complete(event) => event,
-                Status::Partial => return Ok(()),
-            };
-            match event {
-                Event::Token(Token::ReturnValue(rv)) => {
-                    self.return_value = Some((rv.ordinal, rv.name.to_string()));
-                }
-                Event::Token(token) => out.push(token_report(&token)),
-                Event::RowStart(kind) => self.row = Some((kind, Vec::new())),
-                Event::Value { value, .. } => {
-                    let value = JsonValue::of(&value);
-                    self.value(value, out);
-                }
-                Event::ValueStart { column, .. } => self.large = Some((column, Vec::new())),
-                Event::ValueChunk { bytes, .. } => {
-                    if let Some((_, data)) = &mut self.large {
-                        data.extend_from_slice(bytes);
-                    }
-                }
-                Event::ValueEnd { column } => {
-                    let data = self.large.take().map(|(_, data)| data).unwrap_or_default();
-                    let type_info = match &self.row {
-                        Some(_) => self
-                            .meta
-                            .columns()
-                            .get(usize::from(column))
-                            .map(|c| c.type_info),
-                        None => self.meta.return_value().map(|rv| rv.type_info),
+            let (reader, row_buf) = (&mut self.reader, &mut self.row_buf[..]);
+            let (row, return_value, large) =
+                (&mut self.row, &mut self.return_value, &mut self.large);
+            let start = self.meta.with_mut(|meta| {
+                loop {
+                    let event = match reader.next(&mut input, meta, row_buf)? {
+                        Status::Complete(event) => event,
+                        Status::Partial => return Ok::<_, ErrorReport>(false),
                     };
-                    let value = type_info
-                        .and_then(|t| Value::new(t, Some(&data)))
-                        .map_or(JsonValue::Null, |v| JsonValue::of(&v));
-                    self.value(value, out);
-                }
-                Event::RowEnd => {
-                    if let Some((kind, values)) = self.row.take() {
-                        let token = match kind {
-                            RowKind::Row => "ROW",
-                            RowKind::NbcRow => "NBCROW",
-                        };
-                        out.push(TokenReport {
-                            token: token.into(),
-                            body: TokenBody::Row { values },
-                        });
+                    match event {
+                        Event::ColMetadataStart { .. } => return Ok(true),
+                        Event::Token(Token::ReturnValue(rv)) => {
+                            *return_value = Some((rv.ordinal, rv.name.to_string()));
+                        }
+                        Event::Token(token) => out.push(token_report(&token)),
+                        Event::RowStart(kind) => *row = Some((kind, Vec::new())),
+                        Event::Value { value, .. } => {
+                            push_value(row, return_value, JsonValue::of(&value), out);
+                        }
+                        Event::ValueStart { column, .. } => *large = Some((column, Vec::new())),
+                        Event::ValueChunk { bytes, .. } => {
+                            if let Some((_, data)) = large {
+                                data.extend_from_slice(bytes);
+                            }
+                        }
+                        Event::ValueEnd { column } => {
+                            let data = large.take().map(|(_, data)| data).unwrap_or_default();
+                            let type_info = match row {
+                                Some(_) => {
+                                    meta.columns().get(usize::from(column)).map(|c| c.type_info)
+                                }
+                                None => meta.return_value().map(|rv| rv.type_info),
+                            };
+                            let value = type_info
+                                .and_then(|t| Value::new(t, Some(&data)))
+                                .map_or(JsonValue::Null, |v| JsonValue::of(&v));
+                            push_value(row, return_value, value, out);
+                        }
+                        Event::RowEnd => {
+                            if let Some((kind, values)) = row.take() {
+                                let token = match kind {
+                                    RowKind::Row => "ROW",
+                                    RowKind::NbcRow => "NBCROW",
+                                };
+                                out.push(TokenReport {
+                                    token: token.into(),
+                                    body: TokenBody::Row { values },
+                                });
+                            }
+                        }
                     }
                 }
+            })?;
+            if !start {
+                return Ok(());
             }
+            self.meta.reset();
         }
     }
+}
 
-    /// A complete value: a row's, or the pending RETURNVALUE's.
-    fn value(&mut self, value: JsonValue, out: &mut Vec<TokenReport>) {
-        match (&mut self.row, self.return_value.take()) {
-            (Some((_, values)), _) => values.push(value),
-            (None, Some((ordinal, name))) => out.push(TokenReport {
-                token: "RETURNVALUE".into(),
-                body: TokenBody::ReturnValue {
-                    ordinal,
-                    name,
-                    value,
-                },
-            }),
-            (None, None) => {}
-        }
+/// A complete value: a row's, or the pending RETURNVALUE's.
+fn push_value(
+    row: &mut Option<(RowKind, Vec<JsonValue>)>,
+    return_value: &mut Option<(u16, String)>,
+    value: JsonValue,
+    out: &mut Vec<TokenReport>,
+) {
+    match (row, return_value.take()) {
+        (Some((_, values)), _) => values.push(value),
+        (None, Some((ordinal, name))) => out.push(TokenReport {
+            token: "RETURNVALUE".into(),
+            body: TokenBody::ReturnValue {
+                ordinal,
+                name,
+                value,
+            },
+        }),
+        (None, None) => {}
     }
 }
 
@@ -346,8 +367,7 @@ pub fn decode_tds(
     options: DecodeOptions,
     chunk: usize,
 ) -> (Vec<TokenReport>, Option<ErrorReport>) {
-    let bump = Bump::new();
-    let mut decoder = TdsDecoder::new(&bump, options);
+    let mut decoder = TdsDecoder::new(options);
     let mut out = Vec::new();
     let size = if chunk == 0 {
         bytes.len().max(1)

@@ -161,16 +161,60 @@ impl Draft<'_> {
     };
 }
 
+/// The arena limit that leanwire's long-lived readers default to: 16 MiB,
+/// room for the widest result set a server sends (4096 columns with
+/// 128-character names) many times over.
+pub const DEFAULT_ARENA_LIMIT: usize = 16 * 1024 * 1024;
+
 /// Column metadata and the arena it lives in: what a [`Reader`] fills from
 /// COLMETADATA (and RETURNVALUE headers), and reads rows by.
 ///
 /// Give the reader the same `Metadata` from a COLMETADATA until the next
-/// one. Between result sets the caller may drop it, reset the arena, and
-/// start a new one; the reader notices a `Metadata` it did not fill and
-/// reports [`ErrorKind::NoMetadata`] rather than misread a row. The arena
-/// grows only while a COLMETADATA or RETURNVALUE header is read; to bound
-/// it against a hostile server, set [`Bump::set_allocation_limit`]
+/// one. The arena grows only while a COLMETADATA or RETURNVALUE header is
+/// read, so a reader of many result sets resets it: when the reader hands
+/// out [`Event::ColMetadataStart`](super::Event::ColMetadataStart), the
+/// last result set's columns are done with, and the caller drops this
+/// `Metadata`, resets the arena and passes a new `Metadata` over it to
+/// the next call ([`OwnedMetadata`](super::OwnedMetadata) does this for an
+/// arena of its own). The reader notices a `Metadata` it did not fill and
+/// reports [`ErrorKind::NoMetadata`] rather than misread a row. To bound
+/// the arena against a hostile server, set [`Bump::set_allocation_limit`]
 /// (exceeding it is [`ErrorKind::ArenaFull`]).
+///
+/// ```
+/// use leanwire_core::bumpalo::Bump;
+/// use leanwire_core::tds::{Event, Metadata, Reader, Status, TdsVersion};
+///
+/// // Two result sets of one int column each (`a`, then `b`), no rows.
+/// let done = [0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+/// let mut tokens = vec![0x81, 1, 0, 0, 0, 0, 0, 0, 0, 0x38, 1, b'a', 0];
+/// tokens.extend(done);
+/// tokens.extend([0x81, 1, 0, 0, 0, 0, 0, 0, 0, 0x38, 1, b'b', 0]);
+/// tokens.extend(done);
+///
+/// let mut bump = Bump::new();
+/// bump.set_allocation_limit(Some(64 * 1024));
+/// let mut meta = Metadata::new(&bump);
+/// let mut reader = Reader::new(TdsVersion::V7_4);
+/// let mut input = &tokens[..];
+/// let mut names = Vec::new();
+/// loop {
+///     match reader.next(&mut input, &mut meta, &mut [])? {
+///         Status::Complete(Event::ColMetadataStart { .. }) => {
+///             bump.reset();
+///             meta = Metadata::new(&bump);
+///         }
+///         Status::Complete(_) => {}
+///         Status::Partial => break,
+///     }
+///     if let Some(column) = meta.columns().first() {
+///         names.push(column.name.to_string());
+///     }
+/// }
+/// names.dedup();
+/// assert_eq!(names, ["a", "b"]);
+/// # Ok::<(), leanwire_core::tds::Error>(())
+/// ```
 pub struct Metadata<'a> {
     bump: &'a Bump,
     /// The reader generation whose COLMETADATA filled `columns` (0: none).
@@ -249,6 +293,9 @@ pub(crate) struct MetaState {
 #[derive(Copy, Clone, Debug)]
 enum Step {
     Count,
+    /// COLMETADATA's count was read (and handed out as
+    /// `ColMetadataStart`): room for the columns is next.
+    Columns,
     Ordinal,
     Status,
     UserType,
@@ -310,7 +357,7 @@ impl MetaState {
 
     pub(super) fn site(&self) -> Site {
         match (self.ret, self.step) {
-            (true, _) | (false, Step::Count) => Site::token(self.token()),
+            (true, _) | (false, Step::Count | Step::Columns) => Site::token(self.token()),
             (false, _) => Site::column(TokenType::ColMetadata, self.column),
         }
     }
@@ -320,7 +367,7 @@ impl MetaState {
             token: self.token(),
             column: self.column,
             part: match self.step {
-                Step::Count => MetaPart::ColumnCount,
+                Step::Count | Step::Columns => MetaPart::ColumnCount,
                 Step::Ordinal => MetaPart::ParamOrdinal,
                 Step::Status => MetaPart::ParamStatus,
                 Step::UserType => MetaPart::UserType,
@@ -357,7 +404,9 @@ impl Reader {
         let site = state.site();
         let arena_full = |at: u64| error_at(ErrorKind::ArenaFull(site), at);
         // A different Metadata than the one being filled.
-        if !matches!(state.step, Step::Count | Step::Ordinal) && meta.filling != self.stamp() {
+        if !matches!(state.step, Step::Count | Step::Columns | Step::Ordinal)
+            && meta.filling != self.stamp()
+        {
             return Err(error_at(ErrorKind::NoMetadata(site), self.pos));
         }
         let out = match state.step {
@@ -376,6 +425,13 @@ impl Reader {
                 if count > MAX_COLUMNS {
                     return Err(error_at(ErrorKind::TooManyColumns(count), at));
                 }
+                state.count = count;
+                state.step = Step::Columns;
+                Some(Out::ColMetadataStart { columns: count })
+            }
+            Step::Columns => {
+                // Nothing was taken since the count.
+                let at = self.pos - 2;
                 self.generation = self.generation.wrapping_add(1).max(1);
                 self.skip = [0; MAX_COLUMNS as usize / 8];
                 self.stamp_metadata(meta);
@@ -383,11 +439,10 @@ impl Reader {
                 meta.columns = &[];
                 meta.building = meta
                     .bump
-                    .try_alloc_slice_fill_copy(usize::from(count), Column::EMPTY)
+                    .try_alloc_slice_fill_copy(usize::from(state.count), Column::EMPTY)
                     .map_err(|_| arena_full(at))?;
                 meta.draft = Draft::EMPTY;
-                state.count = count;
-                if count == 0 {
+                if state.count == 0 {
                     return Ok(Status::Complete(Some(self.finish_columns(meta))));
                 }
                 state.step = Step::UserType;

@@ -14,7 +14,11 @@
 //!   never an error; the reader keeps partial fields in fixed scratch space
 //!   and a named [`ReaderState`], and never re-parses.
 //! - [`Metadata`] holds a result set's [`Column`]s in the caller's
-//!   `bumpalo` arena. After COLMETADATA, rows allocate nothing.
+//!   `bumpalo` arena. After COLMETADATA, rows allocate nothing. The reader
+//!   says when a COLMETADATA with new columns begins
+//!   ([`Event::ColMetadataStart`]), which is when a caller of many result
+//!   sets resets the arena; `OwnedMetadata` (feature `alloc`) is
+//!   metadata with an arena of its own that does so.
 //! - [`Value`] is a lazy view of one value: its [`TypeInfo`] and bytes,
 //!   borrowed from the chunk when they lay in one piece there, else from the
 //!   caller's row buffer. [`SqlValue`] is what it decodes to; both print
@@ -78,6 +82,8 @@ mod fedauthinfo;
 mod loginack;
 mod numeric;
 mod order;
+#[cfg(feature = "alloc")]
+mod owned;
 mod packet;
 mod reader;
 mod returnstatus;
@@ -94,7 +100,7 @@ mod value;
 mod version;
 
 pub use codepage::CodePage;
-pub use colmetadata::{ColMetadata, Column, ColumnFlags, Metadata};
+pub use colmetadata::{ColMetadata, Column, ColumnFlags, DEFAULT_ARENA_LIMIT, Metadata};
 pub use deframe::{Deframer, Payload};
 pub use done::{Done, DoneKind, DoneStatus};
 pub use envchange::{EnvChange, EnvChangeType, EnvValue};
@@ -105,6 +111,8 @@ pub use fedauthinfo::{FedAuthInfo, FedAuthInfoId, FedAuthOption};
 pub use loginack::LoginAck;
 pub use numeric::{Decimal, Money};
 pub use order::Order;
+#[cfg(feature = "alloc")]
+pub use owned::OwnedMetadata;
 pub use packet::{HEADER_LEN, MAX_PACKET_LEN, PacketHeader, PacketStatus, PacketType};
 pub use reader::{
     Event, LargeValues, MAX_COLUMNS, MetaPart, Reader, ReaderState, Token, ValuePart,

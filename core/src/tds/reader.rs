@@ -141,6 +141,19 @@ impl fmt::Display for Token<'_> {
 #[derive(Copy, Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum Event<'e> {
+    /// A COLMETADATA that brings new columns begins: its count was read,
+    /// and its columns come next, ending in
+    /// [`Token::ColMetadata`]. A COLMETADATA with "no metadata" (count
+    /// 0xFFFF) keeps the last columns and has no start.
+    ///
+    /// From here on the reader reads nothing by the last result set's
+    /// columns: this is where a caller of many result sets resets its
+    /// arena (see [`Metadata`]). The new columns go into whichever
+    /// `Metadata` the next call gets.
+    ColMetadataStart {
+        /// The columns announced.
+        columns: u16,
+    },
     /// A complete token other than a row.
     Token(Token<'e>),
     /// A ROW or NBCROW begins. For NBCROW, [`Reader::is_null`] now answers
@@ -183,6 +196,7 @@ pub enum Event<'e> {
 impl fmt::Display for Event<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            Event::ColMetadataStart { columns } => write!(f, "COLMETADATA start {columns} columns"),
             Event::Token(token) => write!(f, "{token}"),
             Event::RowStart(kind) => write!(f, "{kind}"),
             Event::Value { column, value } => write!(f, "  [{column}] {value}"),
@@ -222,6 +236,9 @@ pub(super) enum Out<'c> {
     },
     Done(Done),
     ReturnStatus(i32),
+    ColMetadataStart {
+        columns: u16,
+    },
     ColMetadata {
         no_metadata: bool,
     },
@@ -306,7 +323,8 @@ pub(super) enum State {
 /// Three things come with each call:
 /// - the chunk, `&mut &[u8]`, advanced past what was taken;
 /// - the [`Metadata`] (arena) that COLMETADATA fills; pass the same one
-///   until the next COLMETADATA, or a new one after resetting the arena;
+///   until the next [`Event::ColMetadataStart`], and from there the same
+///   one or a new one over the reset arena;
 /// - the row buffer, `&mut [u8]`, where a value (or token) that arrives
 ///   split across chunks is assembled. It must hold the largest such value
 ///   that is not streamed ([`LargeValues::Stream`]); a value that lies in
@@ -343,6 +361,7 @@ pub(super) enum State {
 /// }
 /// reader.finish()?;
 /// assert_eq!(lines, [
+///     "COLMETADATA start 1 columns",
 ///     "COLMETADATA [id int]",
 ///     "ROW",
 ///     "  [0] 42",
@@ -900,6 +919,7 @@ impl Reader {
             }
             Out::Done(done) => Event::Token(Token::Done(done)),
             Out::ReturnStatus(value) => Event::Token(Token::ReturnStatus(ReturnStatus(value))),
+            Out::ColMetadataStart { columns } => Event::ColMetadataStart { columns },
             Out::ColMetadata { no_metadata } => Event::Token(Token::ColMetadata(ColMetadata {
                 columns: meta.columns(),
                 no_metadata,

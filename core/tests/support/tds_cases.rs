@@ -329,6 +329,9 @@ pub fn token_json(token: &Token<'_>) -> Json {
 /// An event as JSON (see [`Run`]).
 pub fn event_json(event: &Event<'_>) -> Json {
     match event {
+        Event::ColMetadataStart { columns } => {
+            json!({ "event": "colmetadata_start", "columns": columns })
+        }
         Event::Token(token) => json!({ "event": "token", "token": token_json(token) }),
         Event::RowStart(kind) => json!({ "event": "row", "kind": kind.to_string() }),
         Event::Value { column, value } => {
@@ -410,6 +413,8 @@ pub fn group(events: &[Json]) -> Result<Vec<Json>, String> {
     let mut stream: Option<(Json, Vec<u8>)> = None;
     for event in events {
         match event["event"].as_str().unwrap_or("") {
+            // The COLMETADATA token that follows has the columns.
+            "colmetadata_start" => {}
             "token" => tokens.push(event["token"].clone()),
             "row" => row = Some(json!({ "name": event["kind"], "columns": [] })),
             "value" => {
@@ -1345,6 +1350,7 @@ pub fn check_pcaps(counts: &mut BTreeMap<String, usize>) -> Result<(), String> {
         })
         .collect();
     let want = [
+        "colmetadata_start",
         "COLMETADATA",
         "row",
         "42",

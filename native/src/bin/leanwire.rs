@@ -6,6 +6,7 @@
 //! leanwire dns decode [HEX... | -]
 //! leanwire dns query NAME [TYPE] [@SERVER[:PORT]] [--tcp] [--dnssec] [--json] [--timeout SECONDS]
 //! leanwire resolve HOST... | -
+//! leanwire tds decode [--tokens-only | --pcap] [--chunk N] [--arena-limit BYTES] [FILE | -]
 //! leanwire mkdir [-p] PATH...
 //! leanwire rm [-r] PATH...
 //! leanwire serve [--addr 127.0.0.1:8080] [--threads N] [--dispatch inline|pool]
@@ -28,7 +29,7 @@
 //! until SIGINT or SIGTERM, then finishes the requests in flight and exits 0.
 
 use std::fmt::{self, Write as _};
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io::{self, BufRead, BufWriter, Read, Write};
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -39,9 +40,9 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use leanwire_native::core::actor::Dialect;
 use leanwire_native::core::dns::{Message, Record, Rtype};
 use leanwire_native::core::report::{
-    ActorPathReport, DecodeOptions, DnsMessageReport, ElementReport, decode_tds,
+    ActorPathReport, DecodeOptions, DnsMessageReport, ElementReport, ErrorReport, TdsDecoder,
 };
-use leanwire_native::core::tds::TdsVersion;
+use leanwire_native::core::tds::{DEFAULT_ARENA_LIMIT, TdsVersion};
 use leanwire_native::fs;
 use leanwire_native::http;
 use leanwire_native::resolve::lookup_host;
@@ -138,12 +139,16 @@ enum TdsCommand {
         /// The input is a pcap or pcapng capture: decode what port 1433 sent.
         #[arg(long)]
         pcap: bool,
-        /// Feed the decoder N bytes at a time (the output is the same for every N).
+        /// Feed the decoder N bytes at a time, up to 1 MiB (the output is the same for every N).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         chunk: Option<u64>,
         /// The TDS version to read until a LOGINACK says otherwise.
         #[arg(long, value_enum, default_value_t = TdsVersionArg::V7_4)]
         tds_version: TdsVersionArg,
+        /// The most bytes of memory one result set's column metadata may take;
+        /// a stream that needs more stops with an ArenaFull error.
+        #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_ARENA_LIMIT as u64)]
+        arena_limit: u64,
     },
 }
 
@@ -280,8 +285,14 @@ fn main() -> ExitCode {
             pcap,
             chunk,
             tds_version,
+            arena_limit,
         }) => {
-            return tds_decode(&input, tokens_only, pcap, chunk, tds_version.into());
+            let options = DecodeOptions {
+                tokens_only,
+                version: tds_version.into(),
+                arena_limit: usize::try_from(arena_limit).unwrap_or(usize::MAX),
+            };
+            return tds_decode(&input, pcap, chunk, options);
         }
         Command::Resolve { inputs } => each_input(&inputs, |out, host| {
             serde_json::to_writer(out, &HostReport::lookup(host))
@@ -840,58 +851,96 @@ impl<'a> HostReport<'a> {
     }
 }
 
-/// `leanwire tds decode`: one JSON line per token; on a decode error, a last
-/// `{"error":...,"offset":N}` line and exit status 1.
-fn tds_decode(
-    input: &str,
-    tokens_only: bool,
-    pcap: bool,
-    chunk: Option<u64>,
-    version: TdsVersion,
-) -> ExitCode {
-    let bytes = if input == "-" {
-        let mut bytes = Vec::new();
-        io::Read::read_to_end(&mut io::stdin().lock(), &mut bytes).map(|_| bytes)
+/// How much `leanwire tds decode` feeds the decoder at a time: what one
+/// read returns, up to this; with `--chunk N`, N bytes (at most 1 MiB).
+const TDS_PIECE: usize = 64 * 1024;
+
+/// `leanwire tds decode`: one JSON line per token, printed as the input
+/// completes it; on a decode error, a last `{"error":...,"offset":N}` line
+/// and exit status 1.
+fn tds_decode(input: &str, pcap: bool, chunk: Option<u64>, options: DecodeOptions) -> ExitCode {
+    let opened: io::Result<Box<dyn Read>> = if input == "-" {
+        Ok(Box::new(io::stdin().lock()))
     } else {
-        std::fs::read(input)
+        std::fs::File::open(input).map(|file| Box::new(file) as Box<dyn Read>)
     };
-    let bytes = match bytes.and_then(|b| {
-        if pcap {
-            leanwire_native::pcap::server_stream(&b, 1433)
-        } else {
-            Ok(b)
+    // A capture is taken apart whole; a stream is decoded as it is read.
+    let source = opened.and_then(|mut source| {
+        if !pcap {
+            return Ok(source);
         }
-    }) {
-        Ok(bytes) => bytes,
+        let mut bytes = Vec::new();
+        source.read_to_end(&mut bytes)?;
+        let stream = leanwire_native::pcap::server_stream(&bytes, 1433)?;
+        Ok(Box::new(io::Cursor::new(stream)) as Box<dyn Read>)
+    });
+    let mut source = match source {
+        Ok(source) => source,
         Err(e) => {
             eprintln!("leanwire: {input}: {e}");
             return ExitCode::FAILURE;
         }
     };
-    let options = DecodeOptions {
-        tokens_only,
-        version,
-    };
-    let chunk = chunk.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
-    let (reports, error) = decode_tds(&bytes, options, chunk);
+    let mut decoder = TdsDecoder::new(options);
+    let mut buf = vec![0; chunk.map_or(TDS_PIECE, |n| n.min(1 << 20) as usize)];
+    let mut reports = Vec::new();
     let mut out = BufWriter::new(io::stdout().lock());
-    let written = (|| -> io::Result<()> {
-        for report in &reports {
-            serde_json::to_writer(&mut out, report)?;
-            out.write_all(b"\n")?;
+    let decoded = (|| -> io::Result<Result<(), ErrorReport>> {
+        loop {
+            let n = match read_piece(&mut source, &mut buf, chunk.is_some()) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) => {
+                    out.flush()?;
+                    return Err(io::Error::new(e.kind(), format!("{input}: {e}")));
+                }
+            };
+            let fed = decoder.feed(&buf[..n], &mut reports);
+            for report in reports.drain(..) {
+                json_line(&mut out, &report)?;
+            }
+            if let Err(error) = fed {
+                json_line(&mut out, &error)?;
+                out.flush()?;
+                return Ok(Err(error));
+            }
+            // What this piece completed goes out before the next read waits.
+            out.flush()?;
         }
-        if let Some(error) = &error {
-            serde_json::to_writer(&mut out, error)?;
-            out.write_all(b"\n")?;
+        let finished = decoder.finish();
+        if let Err(error) = &finished {
+            json_line(&mut out, error)?;
         }
-        out.flush()
+        out.flush()?;
+        Ok(finished)
     })();
-    match (written, error) {
-        (Err(e), _) if e.kind() != io::ErrorKind::BrokenPipe => {
+    match decoded {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(_)) => ExitCode::FAILURE,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
             eprintln!("leanwire: {e}");
             ExitCode::FAILURE
         }
-        (_, Some(_)) => ExitCode::FAILURE,
-        _ => ExitCode::SUCCESS,
     }
+}
+
+/// Reads the next piece of the stream into `buf`: what one read returns,
+/// or with `whole` all of `buf` unless the stream ends first. 0 at the end.
+fn read_piece(source: &mut dyn Read, buf: &mut [u8], whole: bool) -> io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match source.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => {
+                filled += n;
+                if !whole {
+                    break;
+                }
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
 }

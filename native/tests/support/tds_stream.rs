@@ -137,3 +137,27 @@ pub fn packets(tokens: &[u8], packet_size: usize) -> Vec<u8> {
     }
     out
 }
+
+/// A token stream that grows a reader's metadata arena with every result
+/// set: one narrow result set (one int column `a`, a ROW with 7, a DONE),
+/// then `wide` result sets of `columns` unnamed int columns, each with no
+/// rows and a DONE. Returns the tokens and the offset of the first wide
+/// COLMETADATA.
+pub fn wide_result_sets(wide: usize, columns: u16) -> (Vec<u8>, usize) {
+    let mut out = vec![0x81, 1, 0, 0, 0, 0, 0, 0, 0, 0x38];
+    b_varchar(&mut out, "a");
+    out.push(0xd1);
+    out.extend(7i32.to_le_bytes());
+    done(&mut out, 1);
+    let first = out.len();
+    for _ in 0..wide {
+        out.push(0x81);
+        out.extend(columns.to_le_bytes());
+        for _ in 0..columns {
+            // UserType, Flags, INT4, an empty name.
+            out.extend([0, 0, 0, 0, 0, 0, 0x38, 0]);
+        }
+        done(&mut out, 0);
+    }
+    (out, first)
+}

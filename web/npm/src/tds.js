@@ -92,8 +92,10 @@ const readers =
  *
  * Options: `tokensOnly` (the input has no 8-byte packet headers),
  * `tdsVersion` (`"7.1"` to `"7.4"`, until a LOGINACK says otherwise),
- * `values` (`"tedious"`, the default, or `"exact"`; see the table above) and
- * `lowerCaseGuids`.
+ * `values` (`"tedious"`, the default, or `"exact"`; see the table above),
+ * `lowerCaseGuids`, and `arenaLimit`: the most bytes of memory one result
+ * set's column metadata may take (default 16 MiB); a stream that needs more
+ * throws a LeanwireError of kind `"ArenaFull"`.
  */
 export class TdsReader {
   #handle;
@@ -103,12 +105,12 @@ export class TdsReader {
   #error = null;
 
   constructor(options = {}) {
-    const { tokensOnly = false, tdsVersion, values, lowerCaseGuids = false } = options ?? {};
+    const { tokensOnly = false, tdsVersion, values, lowerCaseGuids = false, arenaLimit = 16777216 } = options ?? {};
     const flags = (tokensOnly ? TOKENS_ONLY : 0) | valuesFlag(values) | (lowerCaseGuids ? LOWER_GUIDS : 0);
     const version = versionCode(tdsVersion);
     ensureReady();
     this.#state = new TapeState(values === "exact");
-    this.#handle = wasm.tdsOpen(flags, version);
+    this.#handle = wasm.tdsOpen(flags, version, Math.min(arenaLimit, 0xffffffff));
     readers?.register(this, this.#handle, this);
   }
 

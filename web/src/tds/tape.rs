@@ -64,9 +64,6 @@ pub const ENV_BYTES: u32 = 1;
 /// An ENVCHANGE routing target.
 pub const ENV_ROUTING: u32 = 2;
 
-/// COLMETADATA's token byte.
-const COLMETADATA_TOKEN: u8 = 0x81;
-
 /// The row buffer: a split value that is not a large one fits in 8 KiB.
 const ROW_BUF: usize = 16 * 1024;
 
@@ -79,8 +76,11 @@ self_cell::self_cell!(
     }
 );
 
-fn columns() -> Columns {
-    Columns::new(Bump::new(), |bump| Metadata::new(bump))
+/// Empty metadata over a new arena of at most `limit` bytes.
+fn columns(limit: usize) -> Columns {
+    let bump = Bump::new();
+    bump.set_allocation_limit(Some(limit));
+    Columns::new(bump, |bump| Metadata::new(bump))
 }
 
 /// How a [`TdsTape`] reads.
@@ -92,6 +92,8 @@ pub struct TapeOptions {
     pub version: TdsVersion,
     /// How values are written.
     pub values: ValueOptions,
+    /// The most bytes one result set's column metadata may take.
+    pub arena_limit: usize,
 }
 
 /// A TDS response read in pieces into tape records.
@@ -99,6 +101,7 @@ pub struct TdsTape {
     deframer: Option<Deframer>,
     reader: Reader,
     columns: Columns,
+    arena_limit: usize,
     row_buf: Vec<u8>,
     /// A large value being gathered.
     large: Vec<u8>,
@@ -117,7 +120,8 @@ impl TdsTape {
         TdsTape {
             deframer: (!options.tokens_only).then(Deframer::new),
             reader,
-            columns: columns(),
+            columns: columns(options.arena_limit),
+            arena_limit: options.arena_limit,
             row_buf: vec![0; ROW_BUF],
             large: Vec::new(),
             in_row: false,
@@ -188,22 +192,15 @@ impl TdsTape {
     fn feed_tokens(&mut self, mut input: &[u8], tape: &mut Tape<'_>) -> Result<(), Error> {
         loop {
             if matches!(self.reader.state(), ReaderState::TokenStart) {
-                match input.first() {
-                    // A new result set: the last one's metadata goes.
-                    Some(&COLMETADATA_TOKEN) => self.columns = columns(),
-                    Some(_) => {
-                        let nbc_ok = self.reader.version() >= TdsVersion::V7_3A;
-                        let (large, values) = (&mut self.large, self.values);
-                        let taken = self.columns.with_dependent(|_, meta| {
-                            fast::row(input, meta.columns(), nbc_ok, tape, large, values)
-                        });
-                        if let Some(taken) = taken {
-                            input = &input[taken..];
-                            self.skipped += taken as u64;
-                            continue;
-                        }
-                    }
-                    None => {}
+                let nbc_ok = self.reader.version() >= TdsVersion::V7_3A;
+                let (large, values) = (&mut self.large, self.values);
+                let taken = self.columns.with_dependent(|_, meta| {
+                    fast::row(input, meta.columns(), nbc_ok, tape, large, values)
+                });
+                if let Some(taken) = taken {
+                    input = &input[taken..];
+                    self.skipped += taken as u64;
+                    continue;
                 }
             }
             let (reader, row_buf) = (&mut self.reader, &mut self.row_buf[..]);
@@ -211,9 +208,11 @@ impl TdsTape {
             let done = self.columns.with_dependent_mut(|_, meta| {
                 let event = match reader.next(&mut input, meta, row_buf)? {
                     Status::Complete(event) => event,
-                    Status::Partial => return Ok(true),
+                    Status::Partial => return Ok(Some(true)),
                 };
                 match event {
+                    // A new result set: the last one's metadata goes.
+                    Event::ColMetadataStart { .. } => return Ok(None),
                     Event::Token(token) => push_token(tape, &token),
                     Event::RowStart(kind) => {
                         *in_row = true;
@@ -238,11 +237,12 @@ impl TdsTape {
                     }
                     _ => {}
                 }
-                Ok::<bool, Error>(false)
+                Ok::<_, Error>(Some(false))
             });
-            let done = done.map_err(|error| self.shifted(error))?;
-            if done {
-                return Ok(());
+            match done.map_err(|error| self.shifted(error))? {
+                Some(true) => return Ok(()),
+                Some(false) => {}
+                None => self.columns = columns(self.arena_limit),
             }
         }
     }

@@ -304,7 +304,7 @@ fn tds_readers_end_as_the_cli_did_however_they_are_fed() {
     for (bytes, tokens_only, want) in cases {
         let cli_failed = want.last().unwrap().contains(r#""error""#);
         for piece in [1, 13, bytes.len().max(1)] {
-            let handle = tds_open(u32::from(tokens_only), 74);
+            let handle = tds_open(u32::from(tokens_only), 74, 1 << 24);
             let mut words = 0;
             for chunk in bytes.chunks(piece) {
                 let fed = tds_feed(handle, shared::put_input(chunk));

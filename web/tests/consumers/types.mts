@@ -69,7 +69,7 @@ if (report.ok) {
   check(false, error);
 }
 
-const tdsOptions: TdsOptions = { tokensOnly: true, tdsVersion: "7.4" };
+const tdsOptions: TdsOptions = { tokensOnly: true, tdsVersion: "7.4", arenaLimit: 1 << 20 };
 const done = new Uint8Array([0xfd, 0x10, 0, 0xc1, 0, 1, 0, 0, 0, 0, 0, 0, 0]);
 const tokens: TdsToken[] = decodeTds(done, tdsOptions);
 check(tokens.length === 1 && tokens[0].token === "DONE", "decodeTds");
