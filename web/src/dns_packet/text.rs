@@ -42,6 +42,7 @@ pub fn ipv4(out: &mut Vec<u8>, octets: [u8; 4]) {
     }
 }
 
+#[inline(never)]
 fn decimal(out: &mut Vec<u8>, value: u8) {
     if value >= 100 {
         out.push(b'0' + value / 100);

@@ -82,11 +82,12 @@ pub struct Tape<'o> {
 impl Tape<'_> {
     /// Appends one word.
     pub fn push(&mut self, word: u32) {
-        self.put(&[word]);
+        self.words.push(word);
     }
 
-    /// Appends words. Not inlined: one copy of the growth path keeps the
-    /// package small.
+    /// Appends the words of a token record. Not inlined: one copy of the
+    /// growth path keeps the package small; values, written far more
+    /// often, extend the tape in place.
     #[inline(never)]
     pub fn put(&mut self, words: &[u32]) {
         self.words.extend_from_slice(words);
@@ -94,8 +95,8 @@ impl Tape<'_> {
 
     /// Appends a `u64` as low and high words.
     pub fn push_u64(&mut self, value: u64) {
-        self.put(&[value as u32]);
-        self.put(&[(value >> 32) as u32]);
+        self.words.extend_from_slice(&[value as u32]);
+        self.words.extend_from_slice(&[(value >> 32) as u32]);
     }
 
     /// The text area's length in UTF-16 units.
@@ -106,8 +107,8 @@ impl Tape<'_> {
     /// Pushes `[start, end)` of the text written since unit `start`.
     fn push_range(&mut self, start: u32) {
         let end = self.units();
-        self.put(&[start]);
-        self.put(&[end]);
+        self.words.extend_from_slice(&[start]);
+        self.words.extend_from_slice(&[end]);
     }
 
     /// Copies UCS-2LE bytes into the text area and pushes their range.
@@ -126,7 +127,7 @@ impl Tape<'_> {
 
     /// Appends `bytes` as a byte length and words.
     pub fn push_bytes(&mut self, bytes: &[u8]) {
-        self.put(&[bytes.len() as u32]);
+        self.words.extend_from_slice(&[bytes.len() as u32]);
         let mut words = bytes.chunks_exact(4);
         for word in &mut words {
             self.words
@@ -136,7 +137,7 @@ impl Tape<'_> {
         if !rest.is_empty() {
             let mut last = [0u8; 4];
             last[..rest.len()].copy_from_slice(rest);
-            self.put(&[u32::from_le_bytes(last)]);
+            self.words.extend_from_slice(&[u32::from_le_bytes(last)]);
         }
     }
 
@@ -168,19 +169,19 @@ impl Tape<'_> {
     }
 
     fn push_ucs2_bytes(&mut self, bytes: &[u8]) {
-        self.put(&[STRING]);
+        self.words.extend_from_slice(&[STRING]);
         let start = self.units();
         self.text.extend_from_slice(bytes);
         self.push_range(start);
     }
 
     fn push_binary(&mut self, bytes: &[u8]) {
-        self.put(&[BINARY]);
+        self.words.extend_from_slice(&[BINARY]);
         self.push_bytes(bytes);
     }
 
     fn push_string(&mut self, value: impl fmt::Display) {
-        self.put(&[STRING]);
+        self.words.extend_from_slice(&[STRING]);
         self.push_display(value);
     }
 
@@ -188,15 +189,15 @@ impl Tape<'_> {
     fn push_sql(&mut self, value: SqlValue<'_>, options: ValueOptions) {
         match value {
             SqlValue::Null => self.push(NULL),
-            SqlValue::Bit(b) => self.put(&[BIT, b.into()]),
-            SqlValue::TinyInt(n) => self.put(&[INT, n.into()]),
-            SqlValue::SmallInt(n) => self.put(&[INT, n as i32 as u32]),
-            SqlValue::Int(n) => self.put(&[INT, n as u32]),
+            SqlValue::Bit(b) => self.words.extend_from_slice(&[BIT, b.into()]),
+            SqlValue::TinyInt(n) => self.words.extend_from_slice(&[INT, n.into()]),
+            SqlValue::SmallInt(n) => self.words.extend_from_slice(&[INT, n as i32 as u32]),
+            SqlValue::Int(n) => self.words.extend_from_slice(&[INT, n as u32]),
             SqlValue::BigInt(n) => {
                 self.push(BIGINT);
                 self.push_u64(n as u64);
             }
-            SqlValue::Real(x) => self.put(&[REAL, x.to_bits()]),
+            SqlValue::Real(x) => self.words.extend_from_slice(&[REAL, x.to_bits()]),
             SqlValue::Float(x) => {
                 self.push(FLOAT);
                 self.push_u64(x.to_bits());
@@ -206,11 +207,14 @@ impl Tape<'_> {
             SqlValue::Time(t) if options.exact => self.push_string(t),
             SqlValue::DateTime2(t) if options.exact => self.push_string(t),
             SqlValue::DateTimeOffset(t) if options.exact => self.push_string(t),
-            SqlValue::Money(m) => self.put(&[MONEY, (m.0 >> 32) as u32, m.0 as u32]),
+            SqlValue::Money(m) => {
+                self.words
+                    .extend_from_slice(&[MONEY, (m.0 >> 32) as u32, m.0 as u32])
+            }
             SqlValue::Decimal(d) => {
                 let head = u32::from(d.negative) << 8 | u32::from(d.scale);
                 let m = d.magnitude;
-                self.put(&[
+                self.words.extend_from_slice(&[
                     DECIMAL,
                     head,
                     m as u32,
@@ -219,22 +223,25 @@ impl Tape<'_> {
                     (m >> 96) as u32,
                 ]);
             }
-            SqlValue::DateTime(t) => self.put(&[DATETIME, t.days as u32, t.ticks]),
+            SqlValue::DateTime(t) => {
+                self.words
+                    .extend_from_slice(&[DATETIME, t.days as u32, t.ticks])
+            }
             SqlValue::SmallDateTime(t) => {
                 self.words
                     .extend([SMALL_DATETIME, t.days.into(), t.minutes.into()])
             }
-            SqlValue::Date(d) => self.put(&[DATE, d.days]),
+            SqlValue::Date(d) => self.words.extend_from_slice(&[DATE, d.days]),
             SqlValue::Time(t) => {
                 self.push(TIME);
                 self.push_u64(t.nanoseconds() / 100);
             }
             SqlValue::DateTime2(t) => {
-                self.put(&[DATETIME2, t.date.days]);
+                self.words.extend_from_slice(&[DATETIME2, t.date.days]);
                 self.push_u64(t.time.nanoseconds() / 100);
             }
             SqlValue::DateTimeOffset(t) => {
-                self.put(&[DATETIME2, t.utc.date.days]);
+                self.words.extend_from_slice(&[DATETIME2, t.utc.date.days]);
                 self.push_u64(t.utc.time.nanoseconds() / 100);
             }
             SqlValue::Guid(g) => {
