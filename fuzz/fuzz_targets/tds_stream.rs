@@ -5,53 +5,16 @@
 //! point inside the input, and the metadata arena never passes its limit.
 #![no_main]
 
-use std::io::{self, Read};
-use std::pin::Pin;
-use std::task::{Context, Poll};
+#[path = "../../native/tests/support/stutter.rs"]
+mod stutter;
+
+use std::io;
 
 use futures_io::AsyncRead;
 use leanwire_core::tds::{DEFAULT_ARENA_LIMIT, Error, SqlValue};
 use leanwire_native::tds::{BlockingRead, StreamOptions, TdsStream};
 use libfuzzer_sys::fuzz_target;
-
-/// A source that is pending before every read (waking its task at once)
-/// and hands out as many bytes as the next size says.
-struct Pieces<'a> {
-    data: &'a [u8],
-    sizes: std::iter::Cycle<std::vec::IntoIter<usize>>,
-    ready: bool,
-}
-
-impl AsyncRead for Pieces<'_> {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut [u8],
-    ) -> Poll<io::Result<usize>> {
-        self.ready = !self.ready;
-        if !self.ready {
-            cx.waker().wake_by_ref();
-            return Poll::Pending;
-        }
-        let n = self.sizes.next().unwrap_or(usize::MAX);
-        let n = n.min(self.data.len()).min(buf.len());
-        buf[..n].copy_from_slice(&self.data[..n]);
-        self.data = &self.data[n..];
-        Poll::Ready(Ok(n))
-    }
-}
-
-/// A blocking source that hands out one byte per read.
-struct OneByte<'a>(&'a [u8]);
-
-impl Read for OneByte<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.0.len().min(buf.len()).min(1);
-        buf[..n].copy_from_slice(&self.0[..n]);
-        self.0 = &self.0[n..];
-        Ok(n)
-    }
-}
+use stutter::{OneByte, Stutter};
 
 /// The error as a line, checking that a stream defect points inside the input.
 fn error_line(e: &io::Error, len: usize) -> String {
@@ -145,11 +108,8 @@ fuzz_target!(|data: &[u8]| {
         bytes.len(),
         limit,
     );
-    let pieces = Pieces {
-        data: bytes,
-        sizes: sizes.clone().into_iter().cycle(),
-        ready: false,
-    };
+    let mut next = sizes.iter().copied().cycle();
+    let pieces = Stutter::new(bytes, move || next.next().unwrap_or(usize::MAX));
     let chunked = run(
         TdsStream::with_options(
             pieces,

@@ -8,7 +8,7 @@ mod tds_stream;
 
 #[path = "support/stutter.rs"]
 mod stutter;
-use stutter::Stutter;
+use stutter::{OneByte, Stutter};
 
 use std::future::Future;
 use std::io::{self, Read};
@@ -24,18 +24,6 @@ use leanwire_native::tds::{BlockingRead, MessageKind, StreamOptions, TdsStream};
 /// `rows` generated rows in 4 KiB packets.
 fn response(rows: u32) -> Vec<u8> {
     tds_stream::packets(&tds_stream::result_set(rows), 4096)
-}
-
-/// A blocking source that hands out one byte per `read`.
-struct OneByte<'a>(&'a [u8]);
-
-impl Read for OneByte<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.0.len().min(buf.len()).min(1);
-        buf[..n].copy_from_slice(&self.0[..n]);
-        self.0 = &self.0[n..];
-        Ok(n)
-    }
 }
 
 /// xorshift64: sizes for the sources below, the same every run.

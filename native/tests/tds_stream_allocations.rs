@@ -5,7 +5,9 @@
 #[allow(dead_code)]
 mod tds_stream;
 
+// Only the async source is used here.
 #[path = "support/stutter.rs"]
+#[allow(dead_code)]
 mod stutter;
 use stutter::Stutter;
 

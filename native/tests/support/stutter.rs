@@ -1,7 +1,8 @@
 //! An async source that is not ready on every other poll (and wakes its
-//! task at once), and otherwise hands out as many bytes as `piece` says.
+//! task at once), and otherwise hands out as many bytes as `piece` says;
+//! and a blocking one that hands out a byte at a time.
 
-use std::io;
+use std::io::{self, Read};
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
@@ -40,5 +41,17 @@ impl<F: FnMut() -> usize + Unpin> AsyncRead for Stutter<'_, F> {
         buf[..n].copy_from_slice(&self.data[..n]);
         self.data = &self.data[n..];
         Poll::Ready(Ok(n))
+    }
+}
+
+/// A blocking source that hands out one byte per `read`.
+pub struct OneByte<'a>(pub &'a [u8]);
+
+impl Read for OneByte<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.0.len().min(buf.len()).min(1);
+        buf[..n].copy_from_slice(&self.0[..n]);
+        self.0 = &self.0[n..];
+        Ok(n)
     }
 }
