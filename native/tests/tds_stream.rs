@@ -154,6 +154,13 @@ async fn read_async<R: AsyncRead + Unpin>(
     Ok(seen)
 }
 
+/// The core TDS error inside an `InvalidData` error of the stream.
+fn core_error(e: &io::Error) -> &leanwire_native::core::tds::Error {
+    e.get_ref()
+        .and_then(|inner| inner.downcast_ref())
+        .expect("the core error inside")
+}
+
 #[test]
 fn sync_reads_every_column_as_written() {
     let bytes = response(1000);
@@ -433,10 +440,7 @@ fn row_buffer_too_small_names_the_column() {
         let mut stream = TdsStream::with_options(BlockingRead(&bytes[..]), options);
         let e = stream.read_row_sync().unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);
-        let inner = e
-            .get_ref()
-            .and_then(|inner| inner.downcast_ref::<leanwire_native::core::tds::Error>())
-            .expect("the core error inside");
+        let inner = core_error(&e);
         assert_eq!(
             inner.kind(),
             ErrorKind::BufferTooSmall(Site::column(TokenType::Row, column)),
@@ -594,10 +598,7 @@ fn a_colmetadata_past_the_arena_limit_is_arena_full_at_its_offset() {
         assert!(!stream.read_row_sync().unwrap());
         let e = stream.next_result_sync().unwrap_err();
         assert_eq!(e.kind(), io::ErrorKind::InvalidData);
-        let inner = e
-            .get_ref()
-            .and_then(|inner| inner.downcast_ref::<leanwire_native::core::tds::Error>())
-            .expect("the core error inside");
+        let inner = core_error(&e);
         assert_eq!(
             (inner.kind(), inner.offset()),
             (

@@ -53,13 +53,14 @@ fn record(decoder: &mut Decoder<'_, '_>, buf: &[u8], record: &Record<'_>) -> Opt
     name(decoder, &record.name, false)?;
     let code = u16::from(record.rtype);
     decoder.push(code.into());
+    // OPT's class is its UDP payload size; its TTL, the extended rcode,
+    // the EDNS version and the flags.
+    decoder.push(record.class.into());
     if record.rtype == Rtype::Opt {
-        decoder.push(record.class.into());
         decoder.push(record.ttl >> 24);
         decoder.push(record.ttl >> 16 & 0xff);
         decoder.push(record.ttl & 0xffff);
     } else {
-        decoder.push(record.class.into());
         decoder.push(record.ttl);
     }
     if !rtype::TYPED.contains(&code) {
@@ -86,10 +87,13 @@ fn data(decoder: &mut Decoder<'_, '_>, buf: &[u8], data: RData<'_>) -> Option<()
             }
         }
         RData::Txt(txt) => {
-            decoder.push(txt.strings().count() as u32);
+            let count = decoder.push_slot();
+            let mut n = 0;
             for string in txt.strings() {
                 bytes(decoder, buf, string);
+                n += 1;
             }
+            decoder.set(count, n);
         }
         RData::Hinfo(hinfo) => {
             string(decoder, hinfo.cpu);
@@ -246,10 +250,13 @@ fn options(decoder: &mut Decoder<'_, '_>, buf: &[u8], options: &[u8]) -> Option<
 
 /// `count types…`.
 fn types(decoder: &mut Decoder<'_, '_>, bitmap: TypeBitmap<'_>) {
-    decoder.push(bitmap.types().count() as u32);
+    let count = decoder.push_slot();
+    let mut n = 0;
     for rtype in bitmap.types() {
         push_u16(decoder, rtype.into());
+        n += 1;
     }
+    decoder.set(count, n);
 }
 
 fn push_u16(decoder: &mut Decoder<'_, '_>, value: u16) {
