@@ -290,7 +290,16 @@ fn has_slashes(input: &str, colon: usize) -> bool {
 
 /// Akka.NET's `Address.TryParse`.
 fn split_dotnet(input: &str) -> Result<(Address<'_>, &str), Error> {
-    let colon = find(input, b':').ok_or(Error::new(ErrorKind::MissingScheme, input.len()))?;
+    // The scheme is short: a plain loop finds its end sooner than a vector
+    // search, and learns on the way whether it needs folding.
+    let mut protocol_folds = false;
+    let colon = input
+        .bytes()
+        .position(|b| {
+            protocol_folds |= Folded::would_fold(b);
+            b == b':'
+        })
+        .ok_or(Error::new(ErrorKind::MissingScheme, input.len()))?;
     if !(4..=255).contains(&colon) {
         return Err(Error::new(ErrorKind::MissingScheme, colon));
     }
@@ -303,51 +312,132 @@ fn split_dotnet(input: &str) -> Result<(Address<'_>, &str), Error> {
     if !has_slashes(input, colon) {
         return Err(Error::new(ErrorKind::MissingSlashes, colon + 1));
     }
-    let authority_end =
-        find(&input[authority_at..], b'/').map_or(input.len(), |i| authority_at + i);
-    let authority = &input[authority_at..authority_end];
+    let marks = AuthorityMarks::scan(&input.as_bytes()[authority_at..]);
+    let authority_end = authority_at + marks.end;
     let rest = &input[authority_end..];
-    let protocol = Folded::lowercase(protocol);
+    let protocol = Folded::folding_if(protocol, protocol_folds);
 
-    let Some(at) = find(authority, b'@') else {
+    let Some(at) = marks.at else {
         let address = Address {
             protocol,
-            system: authority,
+            system: &input[authority_at..authority_end],
             host: None,
             port: None,
             dialect: Dialect::DotNet,
         };
         return Ok((address, rest));
     };
-    let system = &authority[..at];
-    let server_at = authority_at + at + 1;
-    let server = &authority[at + 1..];
-    let bracketed =
-        find(server, b'[').and_then(|open| Some((open, open + find(&server[open..], b']')?)));
-    let (host, port_at) = match bracketed {
+    let system = &input[authority_at..authority_at + at];
+    let (host, port_colon) = match marks.brackets {
         Some((open, close)) => (
-            &server[open..=close],
-            find(&server[close..], b':').map(|c| close + c),
+            &input[authority_at + open..=authority_at + close],
+            marks.colon_after_close,
         ),
-        None => {
-            let colon = find(server, b':');
-            (&server[..colon.unwrap_or(server.len())], colon)
-        }
+        None => (
+            &input[authority_at + at + 1..authority_at + marks.colon.unwrap_or(marks.end)],
+            marks.colon,
+        ),
     };
-    let port_at = port_at.ok_or(Error::new(ErrorKind::MissingPort, authority_end))? + 1;
-    let port = parse_dotnet_port(&server[port_at..]).map_err(|e| e.shifted(server_at + port_at))?;
-    let host = Some(Folded::lowercase(host));
+    let port_at =
+        authority_at + port_colon.ok_or(Error::new(ErrorKind::MissingPort, authority_end))? + 1;
+    let port = parse_dotnet_port(&input[port_at..authority_end]).map_err(|e| e.shifted(port_at))?;
     Ok((
         Address {
             protocol,
             system,
-            host,
+            host: Some(Folded::folding_if(host, marks.server_folds)),
             port: Some(port),
             dialect: Dialect::DotNet,
         },
         rest,
     ))
 }
+
+/// Where the parts of an Akka.NET authority (`system[@host:port]`) are, found
+/// in one pass: offsets from the authority's start.
+struct AuthorityMarks {
+    /// The first `/`, which ends the authority, or the input's end.
+    end: usize,
+    /// The first `@`.
+    at: Option<usize>,
+    /// The first `[` after the `@`, and the first `]` after it: a bracketed host.
+    brackets: Option<(usize, usize)>,
+    /// The first `:` after the `@`.
+    colon: Option<usize>,
+    /// The first `:` after the bracketed host.
+    colon_after_close: Option<usize>,
+    /// Whether lowercasing might change a byte after the `@`.
+    server_folds: bool,
+}
+
+impl AuthorityMarks {
+    fn scan(authority: &[u8]) -> Self {
+        let mut marks = AuthorityMarks {
+            end: authority.len(),
+            at: None,
+            brackets: None,
+            colon: None,
+            colon_after_close: None,
+            server_folds: false,
+        };
+        let mut open = None;
+        for (i, &b) in authority.iter().enumerate() {
+            match AUTHORITY_CLASS[usize::from(b)] {
+                PLAIN => continue,
+                FOLDS => {
+                    marks.server_folds |= marks.at.is_some();
+                    continue;
+                }
+                _ => {}
+            }
+            match (b, marks.at) {
+                (b'/', _) => {
+                    marks.end = i;
+                    break;
+                }
+                (b'@', None) => marks.at = Some(i),
+                (_, None) => {}
+                (b'[', Some(_)) if open.is_none() => open = Some(i),
+                (b']', Some(_)) if marks.brackets.is_none() => {
+                    marks.brackets = open.map(|open| (open, i));
+                }
+                (b':', Some(_)) => {
+                    marks.colon.get_or_insert(i);
+                    if marks.brackets.is_some() {
+                        marks.colon_after_close.get_or_insert(i);
+                    }
+                }
+                _ => {}
+            }
+        }
+        marks
+    }
+}
+
+/// A byte that [`AuthorityMarks::scan`] passes over.
+const PLAIN: u8 = 0;
+/// A byte that lowercasing might change.
+const FOLDS: u8 = 1;
+/// A byte that marks a part of the authority.
+const MARK: u8 = 2;
+
+/// The class of every byte, for [`AuthorityMarks::scan`].
+static AUTHORITY_CLASS: [u8; 256] = {
+    let mut table = [PLAIN; 256];
+    let mut b = 0;
+    while b < 256 {
+        if Folded::would_fold(b as u8) {
+            table[b] = FOLDS;
+        }
+        b += 1;
+    }
+    let mut i = 0;
+    while i < 5 {
+        table[b"/@[]:"[i] as usize] = MARK;
+        i += 1;
+    }
+    table
+};
 
 /// `int.TryParse(s, NumberStyles.Integer)`, then `port >= 0`.
 fn parse_dotnet_port(text: &str) -> Result<u32, Error> {

@@ -31,9 +31,18 @@ impl<'a> Folded<'a> {
         }
     }
 
+    /// `text` read in lowercase when `folds`, which must be true when any
+    /// byte of it [would fold](Self::would_fold).
+    pub(crate) const fn folding_if(text: &'a str, folds: bool) -> Self {
+        Folded {
+            raw: text,
+            lower: folds,
+        }
+    }
+
     /// Whether lowercasing might change this byte: an ASCII capital, or any
     /// byte of a non-ASCII character.
-    const fn would_fold(b: u8) -> bool {
+    pub(crate) const fn would_fold(b: u8) -> bool {
         b.is_ascii_uppercase() || !b.is_ascii()
     }
 

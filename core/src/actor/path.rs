@@ -146,7 +146,7 @@ impl<'a> ActorPath<'a> {
     /// so that callers need not import the trait.
     pub fn elements(&self) -> Elements<'a> {
         Elements {
-            parents: self.parents.split('/'),
+            parents: self.parents,
             leaf: self.leaf,
         }
     }
@@ -184,7 +184,8 @@ impl<'a> PathView<'a> for ActorPath<'a> {
 /// The element names of an [`ActorPath`], root first.
 #[derive(Clone, Debug)]
 pub struct Elements<'a> {
-    parents: core::str::Split<'a, char>,
+    /// The `/`-separated elements not yet taken, before the leaf.
+    parents: &'a str,
     leaf: Option<&'a str>,
 }
 
@@ -192,18 +193,36 @@ impl<'a> Iterator for Elements<'a> {
     type Item = &'a str;
 
     fn next(&mut self) -> Option<&'a str> {
-        self.parents
-            .by_ref()
-            .find(|s| !s.is_empty())
-            .or_else(|| self.leaf.take())
+        while !self.parents.is_empty() {
+            let (segment, rest) = match find(self.parents, b'/') {
+                Some(slash) => (&self.parents[..slash], &self.parents[slash + 1..]),
+                None => (self.parents, ""),
+            };
+            self.parents = rest;
+            if !segment.is_empty() {
+                return Some(segment);
+            }
+        }
+        self.leaf.take()
     }
 }
 
 impl DoubleEndedIterator for Elements<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        self.leaf
-            .take()
-            .or_else(|| self.parents.by_ref().rev().find(|s| !s.is_empty()))
+        if let Some(leaf) = self.leaf.take() {
+            return Some(leaf);
+        }
+        while !self.parents.is_empty() {
+            let (rest, segment) = match rfind(self.parents, b'/') {
+                Some(slash) => (&self.parents[..slash], &self.parents[slash + 1..]),
+                None => ("", self.parents),
+            };
+            self.parents = rest;
+            if !segment.is_empty() {
+                return Some(segment);
+            }
+        }
+        None
     }
 }
 
@@ -295,6 +314,17 @@ mod tests {
                 .rev()
                 .eq(["c", "b", "a"])
         );
+    }
+
+    #[test]
+    fn elements_meet_from_both_ends_over_empty_segments() {
+        let p = dotnet("akka://s//a///b/c/#1");
+        let mut elements = p.elements();
+        assert_eq!(elements.next(), Some("a"));
+        assert_eq!(elements.next_back(), Some(""));
+        assert_eq!(elements.next_back(), Some("c"));
+        assert_eq!(elements.next(), Some("b"));
+        assert_eq!((elements.next(), elements.next_back()), (None, None));
     }
 
     #[test]
