@@ -7,11 +7,14 @@
 //! | ip_literal_std | `lookup_host("127.0.0.1")` | `("127.0.0.1", 0).to_socket_addrs()`, collected |
 //! | localhost | `lookup_host_into("localhost", &mut buf)` | raw `libc::getaddrinfo` + `freeaddrinfo`, copied into `buf` (unix only) |
 //! | localhost_std | `lookup_host("localhost")` | `("localhost", 0).to_socket_addrs()`, collected |
+//! | async_localhost | `pollster::block_on(lookup_host_async("localhost"))` | `tokio::net::lookup_host(("localhost", 0))` on a started multi-thread runtime, collected |
 //! | sync_vs_async | `pollster::block_on(lookup_host_async("localhost"))` | `lookup_host("localhost")` |
 //!
 //! The `localhost` groups call the machine's real resolver (on glibc, a read
 //! of `/etc/hosts` per call), so their times are microseconds and depend on
-//! the machine. `sync_vs_async` puts the async API beside the sync one that
+//! the machine. `async_localhost` puts the async API beside tokio's, which
+//! also hands the name to a pool of blocking threads and waits to be woken.
+//! `sync_vs_async` puts the async API beside the sync one that
 //! is built on it: both hand the name to the blocking pool, so the ratio is
 //! the cost of the extra first poll in `lookup_host`.
 //!
@@ -106,6 +109,34 @@ mod localhost_std {
                 .to_socket_addrs()
                 .unwrap()
                 .collect::<Vec<SocketAddr>>()
+        });
+    }
+}
+
+mod async_localhost {
+    use super::*;
+
+    /// The async API, driven by `pollster`.
+    #[divan::bench]
+    fn leanwire(bencher: Bencher) {
+        bencher
+            .bench_local(|| pollster::block_on(lookup_host_async(black_box("localhost"))).unwrap());
+    }
+
+    /// tokio's, on the runtime `#[tokio::main]` builds, started once.
+    #[divan::bench]
+    fn peer(bencher: Bencher) {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        bencher.bench_local(|| {
+            runtime.block_on(async {
+                tokio::net::lookup_host((black_box("localhost"), 0))
+                    .await
+                    .unwrap()
+                    .collect::<Vec<SocketAddr>>()
+            })
         });
     }
 }

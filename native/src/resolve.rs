@@ -22,8 +22,11 @@
 //! |---|---|
 //! | [`lookup_host_into`] | none, for a literal or a name |
 //! | [`lookup_host`], [`lookup_host_async`], literal | one: the answer |
-//! | [`lookup_host_async`], name | the answer (exactly sized) and the job sent to the pool, which carries the name |
-//! | [`lookup_host`], name | the answer and the job, run on the calling thread |
+//! | [`lookup_host_async`], name | the answer (exactly sized); on a thread's first lookup also the job sent to the pool, which carries the name |
+//! | [`lookup_host`], name | the answer; the job, run on the calling thread, as above |
+//!
+//! Once its answer is taken, a lookup's job is kept by the thread that took
+//! it, and reused for that thread's next lookup of the same kind.
 //!
 //! The OS resolver allocates memory of its own for a name (glibc's
 //! `getaddrinfo` calls `malloc`); that is outside Rust's allocator and this
@@ -54,6 +57,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+use std::cell::RefCell;
 use std::fmt;
 use std::future::Future;
 use std::io;
@@ -62,6 +66,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context, Poll, Waker};
+use std::thread::LocalKey;
 
 use ::core::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 
@@ -378,11 +383,22 @@ trait Answer: Sized + Send + 'static {
     fn literal(ip: IpAddr) -> Self;
     /// Asks the resolver; blocks.
     fn resolve(name: &str) -> io::Result<Self>;
+    /// This thread's spare job for a lookup of this kind (see [`Spare`]).
+    fn spare() -> &'static LocalKey<Spare<Self>>;
 }
+
+/// A finished lookup's job, kept by the thread that polled it for its next
+/// lookup of the same kind, so that a lookup allocates only its answer.
+type Spare<T> = RefCell<Option<Arc<Lookup<T>>>>;
 
 impl Answer for Box<[IpAddr]> {
     fn literal(ip: IpAddr) -> Self {
         Box::new([ip])
+    }
+
+    fn spare() -> &'static LocalKey<Spare<Self>> {
+        thread_local!(static SPARE: Spare<Box<[IpAddr]>> = const { RefCell::new(None) });
+        &SPARE
     }
 
     fn resolve(name: &str) -> io::Result<Self> {
@@ -397,6 +413,11 @@ impl Answer for HostEntry {
             aliases: Box::new([]),
             addresses: Box::new([ip]),
         }
+    }
+
+    fn spare() -> &'static LocalKey<Spare<Self>> {
+        thread_local!(static SPARE: Spare<HostEntry> = const { RefCell::new(None) });
+        &SPARE
     }
 
     fn resolve(name: &str) -> io::Result<Self> {
@@ -466,16 +487,7 @@ impl<T: Answer> Op<T> {
         match classify(host) {
             Err(err) => Op::Invalid(err),
             Ok(Host::Literal(ip)) => Op::Literal(ip),
-            Ok(Host::Name(name)) => Op::Name(
-                Arc::new(Lookup {
-                    name: NameBuf::new(name),
-                    state: Mutex::new(LookupState {
-                        answer: None,
-                        waker: None,
-                    }),
-                }),
-                runner,
-            ),
+            Ok(Host::Name(name)) => Op::Name(Lookup::new(name), runner),
         }
     }
 
@@ -500,7 +512,7 @@ impl<T: Answer> Op<T> {
                 job
             }
             Op::Name(job, Runner::ThisThread) => {
-                job.run();
+                Arc::clone(&job).run();
                 job
             }
             Op::Waiting(job) => job,
@@ -512,6 +524,8 @@ impl<T: Answer> Op<T> {
         };
         let mut state = job.state.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(answer) = state.answer.take() {
+            drop(state);
+            job.keep_as_spare();
             return Poll::Ready(answer);
         }
         if !state
@@ -538,8 +552,43 @@ struct LookupState<T> {
     waker: Option<Waker>,
 }
 
+impl<T: Answer> Lookup<T> {
+    /// A job for `name`: this thread's spare one if it has one, else a new one.
+    fn new(name: &str) -> Arc<Self> {
+        let spare = T::spare().with_borrow_mut(Option::take);
+        if let Some(mut job) = spare
+            && let Some(reused) = Arc::get_mut(&mut job)
+        {
+            reused.name = NameBuf::new(name);
+            let state = reused
+                .state
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner);
+            *state = LookupState {
+                answer: None,
+                waker: None,
+            };
+            return job;
+        }
+        Arc::new(Lookup {
+            name: NameBuf::new(name),
+            state: Mutex::new(LookupState {
+                answer: None,
+                waker: None,
+            }),
+        })
+    }
+
+    /// Keeps this answered job for the thread's next lookup, which reuses
+    /// it if the worker has let go of it by then (it lets go just after it
+    /// leaves the answer).
+    fn keep_as_spare(self: Arc<Self>) {
+        T::spare().with_borrow_mut(|spare| *spare = Some(self));
+    }
+}
+
 impl<T: Answer> Job for Lookup<T> {
-    fn run(&self) {
+    fn run(self: Arc<Self>) {
         let answer = panic::catch_unwind(AssertUnwindSafe(|| T::resolve(self.name.as_str()?)))
             .unwrap_or_else(|_| Err(io::Error::other("the resolver panicked")));
         let waker = {
@@ -547,6 +596,7 @@ impl<T: Answer> Job for Lookup<T> {
             state.answer = Some(answer);
             state.waker.take()
         };
+        drop(self);
         if let Some(waker) = waker {
             waker.wake();
         }
