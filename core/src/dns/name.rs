@@ -150,12 +150,13 @@ impl<'a> Name<'a> {
         offset: usize,
         seen: &mut SeenNames,
     ) -> Result<(Self, usize)> {
+        let mut target = None;
         if let (Some(&high), Some(&low)) = (message.get(offset), message.get(offset + 1))
             && high & 0xc0 == 0xc0
         {
-            let target = usize::from(high & 0x3f) << 8 | usize::from(low);
-            if target < offset
-                && let Some(wire_len) = seen.get(target)
+            let at = usize::from(high & 0x3f) << 8 | usize::from(low);
+            if at < offset
+                && let Some(wire_len) = seen.get(at)
             {
                 return Ok((
                     Name {
@@ -166,9 +167,16 @@ impl<'a> Name<'a> {
                     offset + 2,
                 ));
             }
+            target = Some(at);
         }
         let (name, next) = Self::parse(message, offset)?;
         seen.put(offset, name.wire_len);
+        // A name that is just a pointer is the name it points at, which is
+        // often inside an RDATA that was not walked here (a CNAME's target,
+        // owner of the records after it): remember that one too.
+        if let Some(at) = target {
+            seen.put(at, name.wire_len);
+        }
         Ok((name, next))
     }
 
