@@ -109,7 +109,7 @@ fn exactly_4096_columns_and_an_all_null_nbcrow() {
                 assert_eq!(reader.is_null(4095), Some(false));
                 assert_eq!(reader.is_null(4096), None);
             }
-            Event::Value { column, value } => values.push((column, value.to_string())),
+            Event::Value { column, value, .. } => values.push((column, value.to_string())),
             _ => {}
         }
     }

@@ -162,9 +162,9 @@ use std::task::{Context, Poll, Waker, ready};
 use futures_io::AsyncRead;
 use leanwire_core::tds::{
     CodePage, Column, DEFAULT_ARENA_LIMIT, DataType, Date, DateTime, DateTime2, DateTimeOffset,
-    Decimal, Deframer, Done, ErrorKind, Event, Guid, Message, Money, OwnedMetadata, Reader,
-    ReaderState, RowKind, Site, SmallDateTime, SqlValue, Status, TdsVersion, Time, Token, TypeInfo,
-    Ucs2Str, Value,
+    Decimal, Deframer, Done, ErrorKind, Event, Guid, INLINE_VALUE_LEN, Message, Money,
+    OwnedMetadata, Reader, ReaderState, RowKind, Site, SmallDateTime, SqlValue, Status, TdsVersion,
+    Time, Token, TypeInfo, Ucs2Str, Value, ValueSource,
 };
 
 /// The input buffer's default size: 8 KiB, a common packet size. Any size
@@ -186,11 +186,6 @@ pub const MESSAGE_TEXT_LEN: usize = 1024;
 /// The most UCS-2 bytes of a message's server and procedure names that
 /// are kept (128 code units, SQL Server's limit for names).
 pub const MESSAGE_NAME_LEN: usize = 256;
-
-/// The most bytes the core reader gathers in its own scratch space (values
-/// up to this size that arrive split); see
-/// [`Value`](leanwire_core::tds::Value).
-const SCRATCH_LEN: usize = 32;
 
 /// How a [`TdsStream`] is sized, and the TDS version it reads.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -971,11 +966,8 @@ enum Loc {
     Row(usize, usize),
     /// In the input buffer at this offset.
     Input(usize, usize),
-    /// Copied out of the reader's scratch space into `feed`'s local array.
+    /// Copied out of the reader into `feed`'s local array.
     Local(usize),
-    /// None of these: a core reader that keeps values somewhere this
-    /// stream does not know of.
-    Lost,
 }
 
 /// What one reader event came to, once the event (and its borrows) is gone.
@@ -1271,14 +1263,11 @@ impl<R: AsyncRead + Unpin> Engine<R> {
         let mut bytes = &self.input[start..end];
         // An event's value borrows the input buffer (it lay whole in the
         // piece), the row buffer (the reader assembled it in `buf`, which is
-        // the row buffer's free space), or the reader's scratch space (at
-        // most 32 bytes). The event also borrows the reader and the row
-        // buffer, so a value is located by address while the event lives
-        // and moved once it is gone; only scratch bytes are copied out
-        // first, into `local`.
-        let input_region = region(&self.input);
-        let row_region = region(&self.row);
-        let mut local = [0u8; SCRATCH_LEN];
+        // the row buffer's free space), or the reader itself. The event also
+        // borrows the reader and the row buffer, so the event's source says
+        // where the value is, and it is moved once the event is gone; only
+        // bytes inside the reader are copied out first, into `local`.
+        let mut local = [0u8; INLINE_VALUE_LEN];
         // Inside a row, the reader gets the space after the row's values;
         // between rows, all of it (for a token body split across reads),
         // as no row is current then.
@@ -1290,20 +1279,20 @@ impl<R: AsyncRead + Unpin> Engine<R> {
             Ok(Status::Complete(event)) => Ok(match event {
                 Event::ColMetadataStart { .. } => Outcome::ColMetadataStart,
                 Event::RowStart(kind) => Outcome::RowStart(kind),
-                Event::Value { column, value } => {
-                    let loc = match value.bytes() {
+                Event::Value {
+                    column,
+                    value,
+                    source,
+                } => {
+                    let len = value.bytes().map_or(0, <[u8]>::len);
+                    let loc = match source {
                         None => Loc::Null,
-                        Some(data) => {
-                            if let Some(at) = offset_in(data, row_region) {
-                                Loc::Row(at, data.len())
-                            } else if let Some(at) = offset_in(data, input_region) {
-                                Loc::Input(at, data.len())
-                            } else if let Some(to) = local.get_mut(..data.len()) {
-                                to.copy_from_slice(data);
-                                Loc::Local(data.len())
-                            } else {
-                                Loc::Lost
-                            }
+                        Some(ValueSource::Buffer) => Loc::Row(free, len),
+                        Some(ValueSource::Chunk { offset }) => Loc::Input(start + offset, len),
+                        Some(ValueSource::Inline) => {
+                            let data = value.bytes().unwrap_or_default();
+                            local[..data.len()].copy_from_slice(data);
+                            Loc::Local(data.len())
                         }
                     };
                     Outcome::Value(column, loc)
@@ -1415,13 +1404,6 @@ impl<R: AsyncRead + Unpin> Engine<R> {
                 self.row[start..start + len].copy_from_slice(&local[..len]);
                 len
             }
-            Loc::Lost => {
-                let site = Site::column(self.row_kind.token(), column);
-                return Err(tds_error(
-                    ErrorKind::Unsupported(site),
-                    self.reader.offset(),
-                ));
-            }
         };
         self.used = start + len;
         let utf8 = self.utf8(&type_info, start, len, column)?;
@@ -1483,19 +1465,6 @@ impl<R: AsyncRead + Unpin> Engine<R> {
             _ => Ok(Utf8::None),
         }
     }
-}
-
-/// A buffer's address range, to find out by address which buffer a slice
-/// lies in (comparing addresses is safe; nothing is dereferenced).
-fn region(buf: &[u8]) -> (usize, usize) {
-    (buf.as_ptr().addr(), buf.len())
-}
-
-/// The offset of `bytes` in the buffer whose region is `region`, if it lies
-/// there whole.
-fn offset_in(bytes: &[u8], (base, len): (usize, usize)) -> Option<usize> {
-    let at = bytes.as_ptr().addr().checked_sub(base)?;
-    (at.checked_add(bytes.len())? <= len).then_some(at)
 }
 
 /// UCS-2LE (checked by the reader) as UTF-8 into `out`; `None` if it does
@@ -1581,16 +1550,6 @@ mod tests {
         assert_eq!(ucs2_to_utf8(&ucs2, &mut out), Some(6));
         assert_eq!(std::str::from_utf8(&out).unwrap(), "é😀");
         assert_eq!(ucs2_to_utf8(&ucs2, &mut out[..5]), None);
-    }
-
-    #[test]
-    fn offset_in_needs_the_whole_slice() {
-        let buf = [0u8; 8];
-        let r = region(&buf);
-        assert_eq!(offset_in(&buf[3..5], r), Some(3));
-        assert_eq!(offset_in(&buf[8..], r), Some(8));
-        let other = [0u8; 4];
-        assert_eq!(offset_in(&other, region(&buf[..0])), None);
     }
 
     #[test]

@@ -115,7 +115,8 @@ pub use order::Order;
 pub use owned::OwnedMetadata;
 pub use packet::{HEADER_LEN, MAX_PACKET_LEN, PacketHeader, PacketStatus, PacketType};
 pub use reader::{
-    Event, LargeValues, MAX_COLUMNS, MetaPart, Reader, ReaderState, Token, ValuePart,
+    Event, INLINE_VALUE_LEN, LargeValues, MAX_COLUMNS, MetaPart, Reader, ReaderState, Token,
+    ValuePart, ValueSource,
 };
 pub use returnstatus::ReturnStatus;
 pub use returnvalue::ReturnValue;

@@ -30,6 +30,10 @@ use super::version::TdsVersion;
 /// arrive split across chunks.
 pub(crate) const SCRATCH_LEN: usize = 32;
 
+/// The most bytes of a value that the reader hands out from inside itself
+/// ([`ValueSource::Inline`]).
+pub const INLINE_VALUE_LEN: usize = SCRATCH_LEN;
+
 /// The most columns a COLMETADATA may announce (SQL Server's own limit).
 pub const MAX_COLUMNS: u16 = 4096;
 
@@ -166,6 +170,9 @@ pub enum Event<'e> {
         column: u16,
         /// The value.
         value: Value<'e>,
+        /// Where its bytes lie, for a caller that keeps them after the
+        /// event; `None` for NULL.
+        source: Option<ValueSource>,
     },
     /// A large value begins, in [`LargeValues::Stream`] mode.
     ValueStart {
@@ -193,13 +200,29 @@ pub enum Event<'e> {
     RowEnd,
 }
 
+/// Where the bytes of an [`Event::Value`] lie: what a caller needs to keep
+/// them once the event, which borrows the reader, is gone.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ValueSource {
+    /// In the chunk passed to the call that returned the event, `offset`
+    /// bytes from where that chunk began.
+    Chunk {
+        /// The offset of the first byte in the chunk.
+        offset: usize,
+    },
+    /// At the start of the buffer passed to that call.
+    Buffer,
+    /// Inside the reader, at most [`INLINE_VALUE_LEN`] bytes, until the next call.
+    Inline,
+}
+
 impl fmt::Display for Event<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Event::ColMetadataStart { columns } => write!(f, "COLMETADATA start {columns} columns"),
             Event::Token(token) => write!(f, "{token}"),
             Event::RowStart(kind) => write!(f, "{kind}"),
-            Event::Value { column, value } => write!(f, "  [{column}] {value}"),
+            Event::Value { column, value, .. } => write!(f, "  [{column}] {value}"),
             Event::ValueStart { column, total, .. } => match total {
                 Some(total) => write!(f, "  [{column}] start {total} bytes"),
                 None => write!(f, "  [{column}] start"),
@@ -217,8 +240,8 @@ impl fmt::Display for Event<'_> {
 /// Where a value's bytes are, while the reader builds its event.
 #[derive(Copy, Clone, Debug)]
 pub(super) enum Src<'c> {
-    /// In the chunk being fed.
-    Input(&'c [u8]),
+    /// In the chunk being fed, from stream offset `at`.
+    Input(&'c [u8], u64),
     /// In the first `n` bytes of the scratch space.
     Scratch(usize),
     /// In the first `n` bytes of the caller's buffer.
@@ -376,6 +399,8 @@ pub struct Reader {
     pub(super) large: LargeValues,
     /// Bytes taken in so far: the offset of the next byte.
     pub(super) pos: u64,
+    /// `pos` when the current call to [`next`](Self::next) began.
+    call_at: u64,
     pub(super) state: State,
     /// Where the current token began.
     pub(super) token_at: u64,
@@ -418,6 +443,7 @@ impl Reader {
             version,
             large: LargeValues::Assemble,
             pos: 0,
+            call_at: 0,
             state: State::Token,
             token_at: 0,
             scratch: [0; SCRATCH_LEN],
@@ -618,6 +644,7 @@ impl Reader {
         if let Some(e) = self.failed {
             return Err(e);
         }
+        self.call_at = self.pos;
         let out = match self.step(input, meta, buf) {
             Ok(Status::Complete(out)) => out,
             Ok(Status::Partial) => return Ok(Status::Partial),
@@ -703,7 +730,7 @@ impl Reader {
                         self.state = State::Token;
                         return Ok(Status::Complete(Out::Body {
                             token,
-                            src: Src::Input(body),
+                            src: Src::Input(body, at),
                             at,
                         }));
                     }
@@ -868,7 +895,7 @@ impl Reader {
             self.state = State::Token;
             return Ok(Status::Complete(Out::Body {
                 token: TokenType::FeatureExtAck,
-                src: Src::Input(body),
+                src: Src::Input(body, at),
                 at,
             }));
         }
@@ -907,7 +934,7 @@ impl Reader {
         Ok(match out {
             Out::Body { token, src, at } => {
                 let body: &'r [u8] = match src {
-                    Src::Input(bytes) => bytes,
+                    Src::Input(bytes, _) => bytes,
                     Src::Buf(n) => &buf[..n],
                     // Bodies are never gathered in scratch.
                     Src::Scratch(_) => &[],
@@ -937,15 +964,21 @@ impl Reader {
                     Ok(type_info) => type_info,
                     Err(e) => return Err(self.fail(e)),
                 };
-                let data: Option<&'r [u8]> = match src {
-                    None => None,
-                    Some(Src::Input(bytes)) => Some(bytes),
-                    Some(Src::Buf(n)) => Some(&buf[..n]),
-                    Some(Src::Scratch(n)) => Some(&self.scratch[..n]),
+                let (data, source): (Option<&'r [u8]>, _) = match src {
+                    None => (None, None),
+                    Some(Src::Input(bytes, at)) => (
+                        Some(bytes),
+                        Some(ValueSource::Chunk {
+                            offset: (at - self.call_at) as usize,
+                        }),
+                    ),
+                    Some(Src::Buf(n)) => (Some(&buf[..n]), Some(ValueSource::Buffer)),
+                    Some(Src::Scratch(n)) => (Some(&self.scratch[..n]), Some(ValueSource::Inline)),
                 };
                 Event::Value {
                     column,
                     value: Value::checked(type_info, data),
+                    source,
                 }
             }
             Out::ValueStart { column, ret, total } => match self.type_info(meta, column, ret) {

@@ -435,7 +435,7 @@ impl Reader {
                         Dest::Borrow => Some(Out::Value {
                             column,
                             ret,
-                            src: Some(Src::Input(&[])),
+                            src: Some(Src::Input(&[], self.pos)),
                         }),
                         Dest::Buf | Dest::Scratch => {
                             let data = buf.get(..got).ok_or_else(|| self.buffer_too_small(site))?;
@@ -580,7 +580,7 @@ impl Reader {
         Ok(Some(Some(Out::Value {
             column,
             ret,
-            src: Some(Src::Input(data)),
+            src: Some(Src::Input(data, at)),
         })))
     }
 
@@ -654,7 +654,7 @@ impl Reader {
                     return Ok(Status::Complete(Some(Out::Value {
                         column,
                         ret,
-                        src: Some(Src::Input(data)),
+                        src: Some(Src::Input(data, at)),
                     })));
                 }
                 let dest = if total <= SCRATCH_LEN {
@@ -758,7 +758,7 @@ impl Reader {
         Ok(Some(Out::Value {
             column,
             ret,
-            src: Some(Src::Input(data)),
+            src: Some(Src::Input(data, at)),
         }))
     }
 }
@@ -766,7 +766,7 @@ impl Reader {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tds::{Event, Metadata, Reader, TdsVersion};
+    use crate::tds::{Event, Metadata, Reader, TdsVersion, ValueSource};
     use bumpalo::Bump;
     use std::string::{String, ToString};
     use std::vec::Vec;
@@ -815,6 +815,49 @@ mod tests {
             );
             assert_eq!(reader.is_null(0), Some(true));
             assert_eq!(reader.is_null(1), None);
+        }
+    }
+
+    #[test]
+    fn value_sources_say_where_the_bytes_are() {
+        let mut buf = [0u8; 64];
+        for (chunk, want) in [
+            // The call that returns the value starts at its length byte.
+            (STREAM.len(), ValueSource::Chunk { offset: 1 }),
+            (27, ValueSource::Inline),
+            (1, ValueSource::Inline),
+        ] {
+            let bump = Bump::new();
+            let mut meta = Metadata::new(&bump);
+            let mut reader = Reader::new(TdsVersion::V7_4);
+            let mut seen = None;
+            for mut piece in STREAM.chunks(chunk) {
+                loop {
+                    let fed = piece;
+                    let Status::Complete(event) =
+                        reader.next(&mut piece, &mut meta, &mut buf).unwrap()
+                    else {
+                        break;
+                    };
+                    if let Event::Value {
+                        value,
+                        source: Some(source),
+                        ..
+                    } = event
+                    {
+                        let bytes = value.bytes().unwrap();
+                        if let ValueSource::Chunk { offset } = source {
+                            assert_eq!(&fed[offset..offset + bytes.len()], bytes);
+                        }
+                        seen = Some((source, bytes.to_vec()));
+                    }
+                }
+            }
+            assert_eq!(
+                seen,
+                Some((want, std::vec![7, 0, 0, 0])),
+                "chunks of {chunk}"
+            );
         }
     }
 }

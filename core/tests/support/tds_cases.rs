@@ -334,7 +334,7 @@ pub fn event_json(event: &Event<'_>) -> Json {
         }
         Event::Token(token) => json!({ "event": "token", "token": token_json(token) }),
         Event::RowStart(kind) => json!({ "event": "row", "kind": kind.to_string() }),
-        Event::Value { column, value } => {
+        Event::Value { column, value, .. } => {
             json!({ "event": "value", "column": column, "value": value_json(value) })
         }
         Event::ValueStart {
