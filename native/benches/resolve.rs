@@ -8,15 +8,11 @@
 //! | localhost | `lookup_host_into("localhost", &mut buf)` | raw `libc::getaddrinfo` + `freeaddrinfo`, copied into `buf` (unix only) |
 //! | localhost_std | `lookup_host("localhost")` | `("localhost", 0).to_socket_addrs()`, collected |
 //! | async_localhost | `pollster::block_on(lookup_host_async("localhost"))` | `tokio::net::lookup_host(("localhost", 0))` on a started multi-thread runtime, collected |
-//! | sync_vs_async | `pollster::block_on(lookup_host_async("localhost"))` | `lookup_host("localhost")` |
 //!
 //! The `localhost` groups call the machine's real resolver (on glibc, a read
 //! of `/etc/hosts` per call), so their times are microseconds and depend on
 //! the machine. `async_localhost` puts the async API beside tokio's, which
 //! also hands the name to a pool of blocking threads and waits to be woken.
-//! `sync_vs_async` puts the async API beside the sync one that
-//! is built on it: both hand the name to the blocking pool, so the ratio is
-//! the cost of the extra first poll in `lookup_host`.
 //!
 //! The literal groups take nanoseconds, so their samples are 4,096 runs each
 //! (divan's timer resolves only 20 ns here); `--sample-size` overrides that.
@@ -138,23 +134,6 @@ mod async_localhost {
                     .collect::<Vec<SocketAddr>>()
             })
         });
-    }
-}
-
-mod sync_vs_async {
-    use super::*;
-
-    /// The async API, driven by `pollster`.
-    #[divan::bench]
-    fn leanwire(bencher: Bencher) {
-        bencher
-            .bench_local(|| pollster::block_on(lookup_host_async(black_box("localhost"))).unwrap());
-    }
-
-    /// The sync API, which is the same future driven to completion.
-    #[divan::bench]
-    fn peer(bencher: Bencher) {
-        bencher.bench_local(|| lookup_host(black_box("localhost")).unwrap());
     }
 }
 

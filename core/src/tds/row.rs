@@ -515,11 +515,11 @@ impl Reader {
     }
 
     /// A value whose length prefix and data both lie in `input`, the common
-    /// case, read in one step: `None` leaves it to the steps it stands for
-    /// (a split value, a skipped one, the text and PLP layouts, which are
-    /// the ones that may stream, and a length that is not valid for the
-    /// type), which then read it the same way. It checks the same things, in the same order and at the same
-    /// offsets, as those steps.
+    /// case, read in one step. `None` leaves it to the steps it stands for:
+    /// a split value, a skipped one, the text and PLP layouts (the ones that
+    /// may stream), and a length that is not valid for the type. It checks
+    /// the same things, in the same order and at the same offsets, as those
+    /// steps.
     fn whole_value<'c>(
         &mut self,
         input: &mut &'c [u8],
