@@ -555,28 +555,20 @@ struct LookupState<T> {
 impl<T: Answer> Lookup<T> {
     /// A job for `name`: this thread's spare one if it has one, else a new one.
     fn new(name: &str) -> Arc<Self> {
-        let spare = T::spare().with_borrow_mut(Option::take);
-        if let Some(mut job) = spare
-            && let Some(reused) = Arc::get_mut(&mut job)
-        {
-            reused.name = NameBuf::new(name);
-            let state = reused
-                .state
-                .get_mut()
-                .unwrap_or_else(PoisonError::into_inner);
-            *state = LookupState {
-                answer: None,
-                waker: None,
-            };
-            return job;
-        }
-        Arc::new(Lookup {
+        let fresh = Lookup {
             name: NameBuf::new(name),
             state: Mutex::new(LookupState {
                 answer: None,
                 waker: None,
             }),
-        })
+        };
+        if let Some(mut job) = T::spare().with_borrow_mut(Option::take)
+            && let Some(reused) = Arc::get_mut(&mut job)
+        {
+            *reused = fresh;
+            return job;
+        }
+        Arc::new(fresh)
     }
 
     /// Keeps this answered job for the thread's next lookup, which reuses

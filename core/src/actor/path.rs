@@ -193,29 +193,37 @@ impl<'a> Iterator for Elements<'a> {
     type Item = &'a str;
 
     fn next(&mut self) -> Option<&'a str> {
-        while !self.parents.is_empty() {
-            let (segment, rest) = match find(self.parents, b'/') {
-                Some(slash) => (&self.parents[..slash], &self.parents[slash + 1..]),
-                None => (self.parents, ""),
-            };
-            self.parents = rest;
-            if !segment.is_empty() {
-                return Some(segment);
-            }
-        }
-        self.leaf.take()
+        self.take_parent(End::Front).or_else(|| self.leaf.take())
     }
 }
 
 impl DoubleEndedIterator for Elements<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        if let Some(leaf) = self.leaf.take() {
-            return Some(leaf);
-        }
+        self.leaf.take().or_else(|| self.take_parent(End::Back))
+    }
+}
+
+/// Which end of the parents [`Elements::take_parent`] takes from.
+#[derive(Copy, Clone)]
+enum End {
+    Front,
+    Back,
+}
+
+impl<'a> Elements<'a> {
+    /// Takes the first (or last) non-empty `/`-separated segment of the
+    /// parents, dropping the empty ones on the way.
+    fn take_parent(&mut self, end: End) -> Option<&'a str> {
         while !self.parents.is_empty() {
-            let (rest, segment) = match rfind(self.parents, b'/') {
-                Some(slash) => (&self.parents[..slash], &self.parents[slash + 1..]),
-                None => ("", self.parents),
+            let parents = self.parents;
+            let slash = match end {
+                End::Front => find(parents, b'/'),
+                End::Back => rfind(parents, b'/'),
+            };
+            let (segment, rest) = match (end, slash) {
+                (_, None) => (parents, ""),
+                (End::Front, Some(slash)) => (&parents[..slash], &parents[slash + 1..]),
+                (End::Back, Some(slash)) => (&parents[slash + 1..], &parents[..slash]),
             };
             self.parents = rest;
             if !segment.is_empty() {

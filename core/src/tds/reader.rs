@@ -624,9 +624,7 @@ impl Reader {
 
     /// A little-endian unsigned integer from `scratch[..width]`.
     pub(super) fn scratch_uint(&self, width: usize) -> u64 {
-        let mut le = [0u8; 8];
-        le[..width].copy_from_slice(&self.scratch[..width]);
-        u64::from_le_bytes(le)
+        le_uint(&self.scratch[..width])
     }
 
     /// Takes bytes from the front of `input` and returns the next event, or
@@ -1053,6 +1051,13 @@ impl Reader {
 
 /// Moves an error found in a part (offsets relative to it) to the part's
 /// stream offset `at`.
+/// A little-endian unsigned integer of at most 8 bytes.
+pub(super) fn le_uint(bytes: &[u8]) -> u64 {
+    let mut le = [0u8; 8];
+    le[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(le)
+}
+
 pub(super) fn shift(e: Error, at: u64) -> Error {
     error_at(e.kind(), at.saturating_add(e.offset() as u64))
 }

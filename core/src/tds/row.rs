@@ -5,7 +5,7 @@ use core::fmt;
 
 use super::colmetadata::Metadata;
 use super::error::{ErrorKind, Result, Site, error_at};
-use super::reader::{LargeValues, Out, Reader, SCRATCH_LEN, Src, State, ValuePart};
+use super::reader::{LargeValues, Out, Reader, SCRATCH_LEN, Src, State, ValuePart, le_uint};
 use super::status::Status;
 use super::token::TokenType;
 use super::type_info::{DataType, Layout, TypeInfo};
@@ -307,18 +307,17 @@ impl Reader {
                 if let Some(out) = self.whole_value(input, column, ret, ti, site, skip)? {
                     return done(out);
                 }
-                let next = match ti.layout() {
-                    Layout::AlwaysNull => return done(self.null(column, ret, skip)),
-                    Layout::Fixed(n) => {
+                let layout = ti.layout();
+                let next = match (layout, layout.prefix_width()) {
+                    (_, Some(width)) => Val::Prefix { width },
+                    (Layout::AlwaysNull, _) => return done(self.null(column, ret, skip)),
+                    (Layout::Fixed(n), _) => {
                         if !ret {
                             self.set_null(column, false);
                         }
                         return done(self.begin_data(column, ret, ti, u32::from(n), skip));
                     }
-                    Layout::Byte { .. } | Layout::Text => Val::Prefix { width: 1 },
-                    Layout::UShort => Val::Prefix { width: 2 },
-                    Layout::Long => Val::Prefix { width: 4 },
-                    Layout::Plp => Val::PlpTotal,
+                    _ => Val::PlpTotal,
                 };
                 self.set_val(column, ret, next);
                 done(None)
@@ -331,13 +330,7 @@ impl Reader {
                 let at = self.pos - width as u64;
                 let len = self.scratch_uint(width);
                 let layout = ti.layout();
-                let null = match layout {
-                    Layout::Byte { null } => len == u64::from(null),
-                    Layout::UShort => len == 0xFFFF,
-                    Layout::Long | Layout::Text => len == 0,
-                    _ => false,
-                };
-                if null {
+                if layout.is_null_prefix(len) {
                     return done(self.null(column, ret, skip));
                 }
                 if !ret {
@@ -533,33 +526,18 @@ impl Reader {
             return Ok(None);
         }
         let layout = ti.layout();
-        let (width, len) = match layout {
-            Layout::Fixed(n) => (0, u64::from(n)),
-            Layout::Byte { .. } => (1, input.first().map_or(0, |&b| u64::from(b))),
-            Layout::UShort => (
-                2,
-                input
-                    .get(..2)
-                    .map_or(0, |b| u64::from(u16::from_le_bytes([b[0], b[1]]))),
-            ),
-            Layout::Long => (
-                4,
-                input.get(..4).map_or(0, |b| {
-                    u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-                }),
-            ),
-            Layout::AlwaysNull | Layout::Text | Layout::Plp => return Ok(None),
+        let (width, len) = match (layout, layout.prefix_width()) {
+            (Layout::Fixed(n), _) => (0, u64::from(n)),
+            (Layout::Text, _) | (_, None) => return Ok(None),
+            (_, Some(width)) => {
+                let width = usize::from(width);
+                match input.get(..width) {
+                    Some(prefix) => (width, le_uint(prefix)),
+                    None => return Ok(None),
+                }
+            }
         };
-        if input.len() < width {
-            return Ok(None);
-        }
-        let null = match layout {
-            Layout::Byte { null } => len == u64::from(null),
-            Layout::UShort => len == 0xFFFF,
-            Layout::Long => len == 0,
-            _ => false,
-        };
-        if null {
+        if layout.is_null_prefix(len) {
             self.take(input, width);
             return Ok(Some(self.null(column, ret, skip)));
         }

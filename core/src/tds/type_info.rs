@@ -318,6 +318,30 @@ pub(crate) enum Layout {
     AlwaysNull,
 }
 
+impl Layout {
+    /// The width of a value's leading length field in bytes: the length
+    /// itself, or for TEXT the text pointer's. `None` for the layouts
+    /// without one, or whose length is not a plain field (PLP).
+    pub(crate) const fn prefix_width(self) -> Option<u8> {
+        match self {
+            Layout::Byte { .. } | Layout::Text => Some(1),
+            Layout::UShort => Some(2),
+            Layout::Long => Some(4),
+            Layout::Fixed(_) | Layout::Plp | Layout::AlwaysNull => None,
+        }
+    }
+
+    /// Whether the leading length field `len` means NULL.
+    pub(crate) const fn is_null_prefix(self, len: u64) -> bool {
+        match self {
+            Layout::Byte { null } => len == null as u64,
+            Layout::UShort => len == 0xFFFF,
+            Layout::Long | Layout::Text => len == 0,
+            Layout::Fixed(_) | Layout::Plp | Layout::AlwaysNull => false,
+        }
+    }
+}
+
 /// The length of a TIME value's time part at `scale` [MS-TDS 2.2.5.5.1.8].
 pub(crate) const fn time_len(scale: u8) -> u8 {
     match scale {
