@@ -8,30 +8,23 @@
 //! keep a handful of lookups in flight. More lookups than threads wait in
 //! the queue, in order.
 //!
-//! Waking a sleeping thread costs several microseconds, and far more on a
-//! virtual machine whose CPU has halted, which is more than a `localhost`
-//! lookup takes. So a worker that finishes a job watches the queue for
-//! [`WATCH`] before it sleeps, and a job that arrives meanwhile is taken at
-//! once; a submit makes the wake-up call only when every worker sleeps.
+//! Waking a sleeping thread costs more than a `localhost` lookup takes, so
+//! the workers watch their [`Queue`] for a moment before they sleep.
 //!
 //! The threads are never joined; they end with the process.
 
-use std::collections::VecDeque;
 use std::future::Future;
 use std::io;
 use std::panic::{self, AssertUnwindSafe};
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::task::{Context, Poll, Waker};
 use std::thread;
-use std::time::{Duration, Instant};
+
+use crate::queue::Queue;
 
 /// The fewest and the most threads the pool starts.
 const THREADS: (usize, usize) = (2, 4);
-
-/// How long a worker that finished a job watches the queue before it sleeps.
-const WATCH: Duration = Duration::from_micros(50);
 
 /// Work for the pool. `run` must not panic: a job that can panics catches it
 /// and reports it through its own result.
@@ -41,6 +34,9 @@ pub(crate) trait Job: Send + Sync {
     /// the woken future then holds the only one, and may keep the job.
     fn run(self: Arc<Self>);
 }
+
+/// The queue the workers take jobs from.
+type Pool = Queue<Arc<dyn Job>>;
 
 /// Runs `job` on the pool. Where the pool cannot run it (no thread could be
 /// started, as on a target without threads), it runs here, on the caller's
@@ -54,7 +50,7 @@ pub(crate) fn submit(job: Arc<dyn Job>) {
 
 /// The pool, its threads started on first use; `None` if no thread would start.
 fn pool() -> Option<&'static Pool> {
-    static POOL: Pool = Pool::new();
+    static POOL: Pool = Queue::new();
     static STARTED: OnceLock<bool> = OnceLock::new();
     STARTED.get_or_init(|| start(&POOL)).then_some(&POOL)
 }
@@ -68,83 +64,13 @@ fn start(pool: &'static Pool) -> bool {
         let spawned = thread::Builder::new()
             .name(format!("leanwire-blocking-{i}"))
             .spawn(move || {
-                loop {
-                    pool.next().run();
+                while let Some(job) = pool.next() {
+                    job.run();
                 }
             });
         started += usize::from(spawned.is_ok());
     }
     started > 0
-}
-
-/// The queue the workers take jobs from.
-struct Pool {
-    jobs: Mutex<VecDeque<Arc<dyn Job>>>,
-    /// The length of `jobs`, read without the lock by watching workers.
-    queued: AtomicUsize,
-    /// Workers asleep on `wake`.
-    sleeping: AtomicUsize,
-    wake: Condvar,
-}
-
-impl Pool {
-    const fn new() -> Self {
-        Pool {
-            jobs: Mutex::new(VecDeque::new()),
-            queued: AtomicUsize::new(0),
-            sleeping: AtomicUsize::new(0),
-            wake: Condvar::new(),
-        }
-    }
-
-    fn lock(&self) -> MutexGuard<'_, VecDeque<Arc<dyn Job>>> {
-        self.jobs.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn push(&self, job: Arc<dyn Job>) {
-        let mut jobs = self.lock();
-        jobs.push_back(job);
-        self.queued.store(jobs.len(), Ordering::SeqCst);
-        // A worker counts itself asleep under the lock before it waits, so
-        // one that is about to sleep is either counted here or sees the job.
-        let wake = self.sleeping.load(Ordering::SeqCst) > 0;
-        drop(jobs);
-        if wake {
-            self.wake.notify_one();
-        }
-    }
-
-    /// The next job: taken at once or within [`WATCH`] without sleeping,
-    /// or else after a sleep.
-    fn next(&self) -> Arc<dyn Job> {
-        let start = Instant::now();
-        while start.elapsed() < WATCH {
-            for _ in 0..64 {
-                if self.queued.load(Ordering::SeqCst) > 0
-                    && let Some(job) = self.take(&mut self.lock())
-                {
-                    return job;
-                }
-                std::hint::spin_loop();
-            }
-        }
-        let mut jobs = self.lock();
-        loop {
-            if let Some(job) = self.take(&mut jobs) {
-                return job;
-            }
-            self.sleeping.fetch_add(1, Ordering::SeqCst);
-            jobs = self.wake.wait(jobs).unwrap_or_else(PoisonError::into_inner);
-            self.sleeping.fetch_sub(1, Ordering::SeqCst);
-        }
-    }
-
-    /// The first job of `jobs`, the locked queue.
-    fn take(&self, jobs: &mut VecDeque<Arc<dyn Job>>) -> Option<Arc<dyn Job>> {
-        let job = jobs.pop_front();
-        self.queued.store(jobs.len(), Ordering::SeqCst);
-        job
-    }
 }
 
 /// A blocking closure's result, awaited as a future.

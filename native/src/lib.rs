@@ -18,6 +18,7 @@ mod blocking;
 pub mod fs;
 pub mod http;
 pub mod pcap;
+mod queue;
 pub mod resolve;
 pub mod stub;
 #[allow(unsafe_code)]

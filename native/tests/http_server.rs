@@ -321,3 +321,36 @@ fn a_handler_that_panics_gets_500_and_the_worker_serves_on() {
         server.stop().unwrap();
     }
 }
+
+#[test]
+fn inline_answers_on_the_receiving_thread_and_pool_on_a_pool_thread_for_every_request() {
+    fn thread_name(_: &Request<'_>, response: &mut Response<'_>) {
+        let name = thread::current().name().unwrap_or("").to_owned();
+        response.body().extend_from_slice(name.as_bytes());
+    }
+    for (dispatch, prefix) in [
+        (Dispatch::Inline, "leanwire-http-"),
+        (Dispatch::Pool, "leanwire-http-pool-"),
+    ] {
+        let server = Running::with_handler(config(dispatch), thread_name);
+        let mut client = Client::connect(server.addr);
+        let mut names = Vec::new();
+        for _ in 0..20 {
+            names.push(client.get("/").body);
+        }
+        // Pipelined: each of the requests that arrive together is handed over too.
+        client.send(&b"GET / HTTP/1.1\r\nHost: t\r\n\r\n".repeat(40));
+        for _ in 0..40 {
+            names.push(client.reply().unwrap().expect("a reply").body);
+        }
+        for name in &names {
+            let name = String::from_utf8_lossy(name);
+            let pooled = name.starts_with("leanwire-http-pool-");
+            assert!(
+                name.starts_with(prefix) && pooled == (dispatch == Dispatch::Pool),
+                "{dispatch:?} ran a handler on {name:?}"
+            );
+        }
+        server.stop().unwrap();
+    }
+}

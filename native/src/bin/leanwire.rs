@@ -99,7 +99,8 @@ enum Command {
         /// Worker threads, each with its own listener [default: one per CPU].
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
-        /// Who serves an accepted connection: the accepting thread, or a separate pool.
+        /// Which thread runs the handler: the one that received the request, or a separate pool
+        /// that each request is handed to and its response handed back from.
         #[arg(long, value_enum, default_value_t = DispatchArg::Inline)]
         dispatch: DispatchArg,
         /// Connections open at once; one more is answered 503.

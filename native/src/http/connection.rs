@@ -7,7 +7,10 @@
 //! what happened ([`received`](Connection::received),
 //! [`sent`](Connection::sent), [`write_shut`](Connection::write_shut)),
 //! and asks [`expiry`](Connection::expiry) what to do once the
-//! [`deadline`](Connection::deadline) has passed.
+//! [`deadline`](Connection::deadline) has passed. With [`Dispatch::Pool`]
+//! the handler never runs on the backend's thread: `advance` says
+//! [`Next::Serve`], and the backend hands the connection to a pool thread,
+//! which calls [`Connection::serve`] and hands it back.
 //!
 //! The deadlines:
 //!
@@ -20,7 +23,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::server::{Config, LINGER};
+use super::server::{Config, Dispatch, LINGER};
 use super::session::DATE_LEN;
 use super::{Handler, Session};
 
@@ -46,6 +49,10 @@ pub(crate) enum Next {
     /// This turn has read or answered its budget: serve other connections,
     /// then come back (input may be waiting in the session already).
     Yield,
+    /// Hand the connection to a pool thread, which calls
+    /// [`Connection::serve`] and hands it back; then ask again. Only with
+    /// [`Dispatch::Pool`].
+    Serve,
     /// Close the socket and free the slot.
     Close,
 }
@@ -89,6 +96,12 @@ pub(crate) struct Connection {
     turn: usize,
     /// Requests answered in this turn.
     turn_requests: usize,
+    /// Requests are answered by [`serve`](Self::serve) on a pool thread,
+    /// never by [`advance`](Self::advance).
+    hands_off: bool,
+    /// Something happened since the last [`serve`](Self::serve) that may
+    /// let it answer more: input arrived, or output left.
+    unserved: bool,
 }
 
 impl Connection {
@@ -108,6 +121,8 @@ impl Connection {
             idle_by: now,
             turn: 0,
             turn_requests: 0,
+            hands_off: config.dispatch == Dispatch::Pool,
+            unserved: false,
         }
     }
 
@@ -122,6 +137,7 @@ impl Connection {
         self.idle_by = later(now, self.timeouts.idle);
         self.turn = 0;
         self.turn_requests = 0;
+        self.unserved = false;
     }
 
     /// Whether the response is sent and input is only being discarded.
@@ -152,6 +168,7 @@ impl Connection {
                 self.request_by = Some(later(now, self.timeouts.header));
             }
             self.session.received(n);
+            self.unserved = true;
         }
     }
 
@@ -160,6 +177,7 @@ impl Connection {
         self.session.sent(n);
         if n > 0 {
             self.send_by = Some(later(now, self.timeouts.send));
+            self.unserved = true;
         }
     }
 
@@ -178,7 +196,8 @@ impl Connection {
         self.turn_requests = 0;
     }
 
-    /// Answers what was received and says what to do next.
+    /// Answers what was received (unless requests are handed off, when it
+    /// may say [`Next::Serve`] instead) and says what to do next.
     pub(crate) fn advance<H: Handler + ?Sized>(
         &mut self,
         handler: &H,
@@ -192,15 +211,20 @@ impl Connection {
                 () => Next::Discard,
             };
         }
-        let had_output = !self.session.pending().is_empty();
-        let left = TURN_REQUESTS.saturating_sub(self.turn_requests);
-        self.turn_requests += self.session.process_at_most(handler, date, left);
+        if !self.hands_off {
+            self.serve(handler, date);
+        } else if self.unserved && self.session.in_request() {
+            return match self.turn_requests < TURN_REQUESTS {
+                true => Next::Serve,
+                false => Next::Yield,
+            };
+        }
         if !self.session.in_request() {
             self.request_by = None;
         }
         let session = &self.session;
         if !session.pending().is_empty() {
-            if !had_output {
+            if self.send_by.is_none() {
                 self.send_by = Some(later(now, self.timeouts.send));
             }
             return Next::Send;
@@ -221,6 +245,15 @@ impl Connection {
         } else {
             Next::Receive
         }
+    }
+
+    /// Answers the complete requests received, as many as this turn's
+    /// budget has left. [`advance`](Self::advance) calls it, or with
+    /// [`Dispatch::Pool`] a pool thread after [`Next::Serve`].
+    pub(crate) fn serve<H: Handler + ?Sized>(&mut self, handler: &H, date: &[u8; DATE_LEN]) {
+        let left = TURN_REQUESTS.saturating_sub(self.turn_requests);
+        self.turn_requests += self.session.process_at_most(handler, date, left);
+        self.unserved = false;
     }
 
     /// When [`expiry`](Self::expiry) next has something to say.

@@ -6,8 +6,9 @@
 //! for one accept queue. In the default [`Dispatch::Inline`] mode the thread
 //! whose accept completes re-arms the listener and then serves the new
 //! connection itself, with no hop to another thread: the "no double
-//! dispatch" rule of HTTP.sys. [`Dispatch::Pool`] hands each accepted
-//! connection to a pool of serving threads instead, for comparison.
+//! dispatch" rule of HTTP.sys. [`Dispatch::Pool`] is the rule's "before",
+//! kept for comparison: each request is handed to a pool thread, and its
+//! response handed back to the thread that sends it.
 //!
 //! Requests are parsed with `httparse`; keep-alive and pipelining are
 //! supported; heads over [`MAX_HEAD`] bytes are answered 431, broken ones
@@ -46,9 +47,10 @@ pub use session::{DATE_LEN, DEFAULT_MAX_BODY, MAX_HEAD, MAX_HEADERS, Session};
 
 pub(crate) use connection::{Connection, Expiry, Next, later};
 pub(crate) use date::DateCache;
-pub(crate) use server::{OVER_LIMIT, Role, Shared};
+pub(crate) use server::{OVER_LIMIT, Shared};
 
-/// Answers requests: called once per request, on the thread serving the connection.
+/// Answers requests: called once per request, on the thread that received
+/// it, or with [`Dispatch::Pool`] on a thread of the serving pool.
 pub trait Handler: Send + Sync + 'static {
     /// Fills in `response`, which starts as an empty 200 OK, for `request`.
     fn handle(&self, request: &Request<'_>, response: &mut Response<'_>);

@@ -10,17 +10,20 @@ use std::time::Duration;
 
 use super::Handler;
 use super::session::DEFAULT_MAX_BODY;
-use crate::sys::net::{Inbox, Listener};
+use crate::queue::Queue;
+use crate::sys::net::{Handed, Inbox, Listener};
 
-/// Who serves an accepted connection.
+/// Which thread runs the handler for a request.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Dispatch {
-    /// The thread that accepted it, right after re-arming its listener: no
-    /// hop between threads.
+    /// The thread that received it, which accepted its connection right
+    /// after re-arming the listener: no hop between threads.
     #[default]
     Inline,
-    /// A thread of a separate serving pool, handed the connection by the
-    /// accepting thread: one cross-thread hop and wake-up per connection.
+    /// A thread of a separate serving pool. The thread that receives a
+    /// request hands it to the pool, and the pool hands the response back
+    /// to be sent: two cross-thread hops per request, the double dispatch
+    /// that HTTP.sys's managed server did before it served inline.
     Pool,
 }
 
@@ -32,7 +35,7 @@ pub struct Config {
     /// [`Dispatch::Pool`], as many serving threads again). Default: one
     /// per CPU.
     pub threads: usize,
-    /// Who serves an accepted connection. Default: [`Dispatch::Inline`].
+    /// Which thread runs the handler. Default: [`Dispatch::Inline`].
     pub dispatch: Dispatch,
     /// Connections open at once across all threads; one more is answered
     /// 503 and closed. Default: 10,000.
@@ -94,7 +97,7 @@ impl Default for Config {
 /// port the OS chose for port 0) is known before any thread starts.
 pub struct Server<H> {
     shared: Shared<H>,
-    workers: Vec<(Role, Arc<Inbox>)>,
+    listeners: Vec<Listener>,
     local_addr: SocketAddr,
 }
 
@@ -144,10 +147,8 @@ pub(crate) struct Shared<H> {
     /// Connections open across all workers, counted against
     /// [`Config::max_connections`].
     pub(crate) open: AtomicUsize,
-    /// Acceptors that may still hand connections to the pool: a pooled
-    /// worker stays until they are done, so that none is handed to a worker
-    /// that has gone.
-    handing: AtomicUsize,
+    /// With [`Dispatch::Pool`], the requests waiting for a pool thread.
+    pub(crate) pool: Queue<Handed>,
     stop: Arc<Stop>,
 }
 
@@ -179,26 +180,15 @@ impl<H> Shared<H> {
         (shortest / 4).clamp(Duration::from_millis(10), Duration::from_secs(1))
     }
 
-    /// Whether no acceptor can hand the pool another connection.
-    pub(crate) fn handing_done(&self) -> bool {
-        self.handing.load(Ordering::Acquire) == 0
+    /// The inbox of worker `index`, where the pool hands its requests back.
+    pub(crate) fn inbox(&self, index: usize) -> &Inbox {
+        &self.stop.inboxes[index]
     }
 
     /// Gives back a place taken by [`admit`](Self::admit).
     pub(crate) fn release(&self) {
         self.open.fetch_sub(1, Ordering::AcqRel);
     }
-}
-
-/// What one worker thread does.
-pub(crate) enum Role {
-    /// Accepts on its own listener and serves what it accepts.
-    Inline(Listener),
-    /// Accepts on its own listener and hands each connection to the next
-    /// serving thread of the pool, round robin.
-    Acceptor(Listener, Arc<[Arc<Inbox>]>),
-    /// Serves the connections handed to its inbox.
-    Pooled,
 }
 
 impl<H: Handler> Server<H> {
@@ -225,43 +215,23 @@ impl<H: Handler> Server<H> {
         for _ in 1..config.threads {
             listeners.push(Listener::bind(local_addr)?);
         }
-        let mut workers = Vec::new();
-        match config.dispatch {
-            Dispatch::Inline => {
-                for listener in listeners {
-                    workers.push((Role::Inline(listener), Arc::new(Inbox::new()?)));
-                }
-            }
-            Dispatch::Pool => {
-                let pool = (0..config.threads)
-                    .map(|_| Inbox::new().map(Arc::new))
-                    .collect::<io::Result<Arc<[_]>>>()?;
-                for listener in listeners {
-                    let role = Role::Acceptor(listener, Arc::clone(&pool));
-                    workers.push((role, Arc::new(Inbox::new()?)));
-                }
-                for inbox in pool.iter() {
-                    workers.push((Role::Pooled, Arc::clone(inbox)));
-                }
-            }
-        }
-        let acceptors = workers
+        let inboxes = listeners
             .iter()
-            .filter(|(role, _)| matches!(role, Role::Acceptor(..)))
-            .count();
+            .map(|_| Inbox::new().map(Arc::new))
+            .collect::<io::Result<_>>()?;
         let stop = Arc::new(Stop {
             stopping: AtomicBool::new(false),
-            inboxes: workers.iter().map(|(_, inbox)| Arc::clone(inbox)).collect(),
+            inboxes,
         });
         Ok(Server {
             shared: Shared {
                 handler,
                 config,
                 open: AtomicUsize::new(0),
-                handing: AtomicUsize::new(acceptors),
+                pool: Queue::new(),
                 stop,
             },
-            workers,
+            listeners,
             local_addr,
         })
     }
@@ -276,44 +246,77 @@ impl<H: Handler> Server<H> {
         ShutdownHandle(Arc::clone(&self.shared.stop))
     }
 
-    /// Runs the workers until a shutdown completes. If a worker fails, the
-    /// others are shut down and its error is returned.
+    /// Runs the workers (and with [`Dispatch::Pool`] the serving pool)
+    /// until a shutdown completes. If a worker fails, the others are shut
+    /// down and its error is returned.
     pub fn run(self) -> io::Result<()> {
         let shared = &self.shared;
+        let pooled = match shared.config.dispatch {
+            Dispatch::Inline => 0,
+            Dispatch::Pool => shared.config.threads,
+        };
         thread::scope(|scope| {
-            let mut threads = Vec::with_capacity(self.workers.len());
-            for (i, (role, inbox)) in self.workers.into_iter().enumerate() {
+            let mut outcome = Ok(());
+            let mut pool = Vec::with_capacity(pooled);
+            for i in 0..pooled {
                 let spawned = thread::Builder::new()
-                    .name(format!("leanwire-http-{i}"))
+                    .name(format!("leanwire-http-pool-{i}"))
                     .spawn_scoped(scope, move || {
-                        let hands = matches!(role, Role::Acceptor(..));
-                        let result = crate::sys::net::run(role, &inbox, shared);
-                        if hands {
-                            shared.handing.fetch_sub(1, Ordering::AcqRel);
+                        while let Some(handed) = shared.pool.next() {
+                            handed.serve(shared);
                         }
-                        if result.is_err() {
-                            shared.stop.stop();
-                        }
-                        result
+                        Ok(())
                     });
                 match spawned {
-                    Ok(thread) => threads.push(thread),
+                    Ok(thread) => pool.push(thread),
                     Err(e) => {
-                        shared.stop.stop();
-                        return Err(e);
+                        outcome = Err(e);
+                        break;
                     }
                 }
             }
-            let mut outcome = Ok(());
-            for thread in threads {
-                let result = thread
-                    .join()
-                    .unwrap_or_else(|_| Err(io::Error::other("a server thread panicked")));
-                if outcome.is_ok() {
-                    outcome = result;
+            let mut workers = Vec::with_capacity(self.listeners.len());
+            if outcome.is_ok() {
+                for (i, listener) in self.listeners.into_iter().enumerate() {
+                    let spawned = thread::Builder::new()
+                        .name(format!("leanwire-http-{i}"))
+                        .spawn_scoped(scope, move || {
+                            let result = crate::sys::net::run(listener, i, shared);
+                            if result.is_err() {
+                                shared.stop.stop();
+                            }
+                            result
+                        });
+                    match spawned {
+                        Ok(thread) => workers.push(thread),
+                        Err(e) => {
+                            shared.stop.stop();
+                            outcome = Err(e);
+                            break;
+                        }
+                    }
                 }
             }
-            outcome
+            // The pool outlives the workers: each waits for its requests to come back.
+            outcome = join(workers, outcome);
+            shared.pool.close();
+            join(pool, outcome)
         })
     }
+}
+
+/// Waits for `threads`; the first error of `outcome` and theirs.
+fn join(
+    threads: Vec<thread::ScopedJoinHandle<'_, io::Result<()>>>,
+    mut outcome: io::Result<()>,
+) -> io::Result<()> {
+    for thread in threads {
+        let result = thread
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("a server thread panicked")));
+        if outcome.is_ok() {
+            outcome = result;
+        }
+    }
+    outcome
 }

@@ -36,18 +36,22 @@
 //!     listening socket that other listeners of the same server can bind to
 //!     the same port (one per worker thread), and
 //!     `Listener::local_addr(&self) -> io::Result<SocketAddr>`.
-//!   * `net::Inbox`: how a worker is woken from another thread and handed
-//!     connections: `Inbox::new() -> io::Result<Inbox>` and
-//!     `Inbox::wake(&self)`.
-//!   * `net::run(role: http::Role, inbox: &Inbox, shared: &http::Shared<H>)
-//!     -> io::Result<()>`: one worker's loop. When an accept completes, the
-//!     worker re-arms the accept first, then serves the connection itself
-//!     (`Role::Inline`) or hands it to a pool worker's inbox
-//!     (`Role::Acceptor`). Each connection is an `http::Session` driven
-//!     without blocking; the loop applies the timeouts, the connection
-//!     limit (`Shared::admit`, answered 503 when full) and, once
-//!     `Shared::stopping`, the graceful drain, and returns when its last
-//!     connection is closed.
+//!   * `net::Inbox`: how a worker is woken from another thread, and handed
+//!     back what the serving pool answered: `Inbox::new() ->
+//!     io::Result<Inbox>` and `Inbox::wake(&self)`.
+//!   * `net::Handed`: a connection whose requests wait in `Shared::pool`,
+//!     and `Handed::serve(self, shared: &http::Shared<H>)`, which a pool
+//!     thread calls to answer them and hand the connection back.
+//!   * `net::run(listener: Listener, index: usize, shared:
+//!     &http::Shared<H>) -> io::Result<()>`: the loop of worker `index`
+//!     (its inbox is `Shared::inbox(index)`). When an accept completes, the
+//!     worker re-arms the accept first, then serves the connection itself.
+//!     Each connection is an `http::Connection` driven without blocking;
+//!     on `Next::Serve` (with `Dispatch::Pool`) it goes to the pool as a
+//!     `Handed` and is left alone until it is back. The loop applies the
+//!     timeouts, the connection limit (`Shared::admit`, answered 503 when
+//!     full) and, once `Shared::stopping`, the graceful drain, and returns
+//!     when its last connection is closed.
 //!
 //! An OS that is neither unix nor Windows gets `unsupported`, whose every
 //! call returns `io::ErrorKind::Unsupported`; so does `fs` on a unix other

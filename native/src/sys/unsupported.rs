@@ -71,7 +71,7 @@ pub(crate) mod net {
     use std::io;
     use std::net::SocketAddr;
 
-    use crate::http::{Handler, Role, Shared};
+    use crate::http::{Handler, Shared};
 
     fn unsupported() -> io::Error {
         io::Error::new(
@@ -106,11 +106,20 @@ pub(crate) mod net {
         }
     }
 
+    /// Never built, like [`Listener`].
+    pub(crate) struct Handed(Infallible);
+
+    impl Handed {
+        pub(crate) fn serve<H: Handler>(self, _shared: &Shared<H>) {
+            match self.0 {}
+        }
+    }
+
     pub(crate) fn run<H: Handler>(
-        _role: Role,
-        inbox: &Inbox,
+        listener: Listener,
+        _index: usize,
         _shared: &Shared<H>,
     ) -> io::Result<()> {
-        match inbox.0 {}
+        match listener.0 {}
     }
 }

@@ -1,6 +1,7 @@
 //! Linux: one edge-triggered epoll per worker thread, over its own
 //! `SO_REUSEPORT` listener, non-blocking sockets from `accept4`, and an
-//! `eventfd` to wake a worker from another thread.
+//! `eventfd` to wake a worker from another thread: at a shutdown, or with
+//! `Dispatch::Pool` when the pool hands a connection back with its answers.
 //!
 //! * epoll: <https://man7.org/linux/man-pages/man7/epoll.7.html>
 //! * `SO_REUSEPORT`: <https://man7.org/linux/man-pages/man7/socket.7.html>
@@ -11,10 +12,12 @@ use std::io::{self, Read, Write};
 use std::mem;
 use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::http::{Connection, DateCache, Expiry, Handler, Next, OVER_LIMIT, Role, Shared, later};
+use crate::http::{
+    Connection, DATE_LEN, DateCache, Expiry, Handler, Next, OVER_LIMIT, Shared, later,
+};
 
 /// A listening TCP socket with `SO_REUSEPORT`, non-blocking and close-on-exec.
 pub(crate) struct Listener(TcpListener);
@@ -117,11 +120,11 @@ fn sockaddr(addr: SocketAddr) -> (libc::sockaddr_storage, libc::socklen_t) {
     (storage, len as libc::socklen_t)
 }
 
-/// A worker's inbox: connections handed to it, and an `eventfd` that wakes
-/// its epoll when one arrives or the server stops.
+/// A worker's inbox: connections the pool hands back, by token, and an
+/// `eventfd` that wakes its epoll when one arrives or the server stops.
 pub(crate) struct Inbox {
     event: OwnedFd,
-    queue: Mutex<Vec<TcpStream>>,
+    queue: Mutex<Vec<(usize, Box<Connection>)>>,
 }
 
 impl Inbox {
@@ -148,17 +151,17 @@ impl Inbox {
         ));
     }
 
-    fn push(&self, stream: TcpStream) {
+    fn push(&self, token: usize, conn: Box<Connection>) {
         self.queue
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .push(stream);
+            .push((token, conn));
         self.wake();
     }
 
-    /// Moves what was handed over into `into`, which keeps its capacity
+    /// Moves what was handed back into `into`, which keeps its capacity
     /// from call to call, and resets the eventfd.
-    fn take(&self, into: &mut Vec<TcpStream>) {
+    fn take(&self, into: &mut Vec<(usize, Box<Connection>)>) {
         let mut counter = [0u8; 8];
         // SAFETY: `counter` is 8 writable bytes. `EAGAIN` (no wake-up since
         // the last read) is fine.
@@ -169,6 +172,23 @@ impl Inbox {
         ));
         let mut queue = self.queue.lock().unwrap_or_else(PoisonError::into_inner);
         mem::swap(&mut *queue, into);
+    }
+}
+
+/// A connection with requests to answer, handed to the serving pool by
+/// worker `worker`, whose slot `token` waits for it to come back.
+pub(crate) struct Handed {
+    worker: usize,
+    token: usize,
+    conn: Box<Connection>,
+    date: [u8; DATE_LEN],
+}
+
+impl Handed {
+    /// Answers the requests on this thread, and hands the connection back.
+    pub(crate) fn serve<H: Handler>(mut self, shared: &Shared<H>) {
+        self.conn.serve(&shared.handler, &self.date);
+        shared.inbox(self.worker).push(self.token, self.conn);
     }
 }
 
@@ -212,34 +232,30 @@ const INBOX: u64 = u64::MAX - 1;
 const EVENTS: usize = 256;
 const CONNECTION: u32 = (libc::EPOLLIN | libc::EPOLLOUT | libc::EPOLLRDHUP | libc::EPOLLET) as u32;
 
-/// Runs one worker until the server stops and its connections are done.
-pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> io::Result<()> {
+/// Runs worker `index`, which accepts on `listener`, until the server stops
+/// and its connections are done.
+pub(crate) fn run<H: Handler>(
+    listener: Listener,
+    index: usize,
+    shared: &Shared<H>,
+) -> io::Result<()> {
+    let inbox = shared.inbox(index);
     let epoll = Epoll::new()?;
     epoll.add(
         inbox.event.as_raw_fd(),
         (libc::EPOLLIN | libc::EPOLLET) as u32,
         INBOX,
     )?;
-    let pooled = matches!(role, Role::Pooled);
-    let (listener, pool) = match role {
-        Role::Inline(listener) => (Some(listener), None),
-        Role::Acceptor(listener, pool) => (Some(listener), Some(pool)),
-        Role::Pooled => (None, None),
-    };
-    if let Some(listener) = &listener {
-        epoll.add(
-            listener.0.as_raw_fd(),
-            (libc::EPOLLIN | libc::EPOLLET) as u32,
-            LISTENER,
-        )?;
-    }
+    epoll.add(
+        listener.0.as_raw_fd(),
+        (libc::EPOLLIN | libc::EPOLLET) as u32,
+        LISTENER,
+    )?;
     let mut worker = Worker {
         epoll,
         shared,
-        listener,
-        pool,
-        pooled,
-        next: 0,
+        index,
+        listener: Some(listener),
         slots: Vec::new(),
         free: Vec::new(),
         live: 0,
@@ -251,27 +267,27 @@ pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> 
         sweep_every: shared.sweep_interval(),
         drain_until: None,
     };
-    worker.run(inbox)
+    worker.run()
 }
 
 /// One connection's place in a worker.
 struct Slot {
     stream: Option<TcpStream>,
-    conn: Connection,
+    /// `None` while the pool answers its requests; the slot is not reused
+    /// until it is back, even if the stream is closed meanwhile.
+    conn: Option<Box<Connection>>,
+    /// The last read took all there was, and no event has come since.
+    drained: bool,
 }
 
-/// One worker thread's loop: its epoll, its listener (unless it only
-/// serves what a pool hands it), and its connections, by token.
+/// One worker thread's loop: its epoll, its listener (until a shutdown),
+/// and its connections, by token.
 struct Worker<'s, H> {
     epoll: Epoll,
     shared: &'s Shared<H>,
+    /// This worker's index among the server's, for the pool to hand back to.
+    index: usize,
     listener: Option<Listener>,
-    /// With `Dispatch::Pool`, the inboxes accepted connections go to, and
-    /// the next one's index.
-    pool: Option<Arc<[Arc<Inbox>]>>,
-    next: usize,
-    /// Serves what acceptors hand it, and so outlives them.
-    pooled: bool,
     /// Connections by token; closed ones keep their session's buffers and
     /// wait in `free` for the next accept.
     slots: Vec<Slot>,
@@ -283,7 +299,7 @@ struct Worker<'s, H> {
     /// again once every other event of the round is.
     ready: Vec<usize>,
     /// Connections taken from the inbox, kept for its capacity.
-    handed: Vec<TcpStream>,
+    handed: Vec<(usize, Box<Connection>)>,
     date: DateCache,
     /// When the current batch of events was returned.
     now: Instant,
@@ -293,7 +309,7 @@ struct Worker<'s, H> {
 }
 
 impl<H: Handler> Worker<'_, H> {
-    fn run(&mut self, inbox: &Inbox) -> io::Result<()> {
+    fn run(&mut self) -> io::Result<()> {
         // SAFETY: `epoll_event` is plain old data; all zeroes is a valid value.
         let mut events = [unsafe { mem::zeroed::<libc::epoll_event>() }; EVENTS];
         let mut next_sweep = self.now + self.sweep_every;
@@ -309,7 +325,7 @@ impl<H: Handler> Worker<'_, H> {
             for event in &events[..n] {
                 match event.u64 {
                     LISTENER => self.accept_all(),
-                    INBOX => self.take_handed(inbox),
+                    INBOX => self.take_handed(),
                     token => self.drive(token as usize),
                 }
             }
@@ -325,12 +341,8 @@ impl<H: Handler> Worker<'_, H> {
                 next_sweep = self.now + self.sweep_every;
             }
             if let Some(until) = self.drain_until {
-                // A pooled worker first takes what its acceptors handed it last.
-                if self.live == 0 && (!self.pooled || self.shared.handing_done()) {
-                    self.take_handed(inbox);
-                    if self.live == 0 {
-                        return Ok(());
-                    }
+                if self.live == 0 {
+                    return Ok(());
                 }
                 if self.now >= until {
                     for token in 0..self.slots.len() {
@@ -343,7 +355,7 @@ impl<H: Handler> Worker<'_, H> {
     }
 
     /// Accepts until the listener would block, which re-arms its edge;
-    /// then serves each new connection on this thread, or hands it to the pool.
+    /// then serves each new connection on this thread.
     fn accept_all(&mut self) {
         loop {
             let Some(listener) = &self.listener else {
@@ -365,16 +377,8 @@ impl<H: Handler> Worker<'_, H> {
                 let _ = stream.shutdown(Shutdown::Write);
                 continue;
             }
-            match &self.pool {
-                Some(pool) => {
-                    pool[self.next].push(stream);
-                    self.next = (self.next + 1) % pool.len();
-                }
-                None => {
-                    if let Some(token) = self.register(stream) {
-                        self.fresh.push(token);
-                    }
-                }
+            if let Some(token) = self.register(stream) {
+                self.fresh.push(token);
             }
         }
         let mut fresh = mem::take(&mut self.fresh);
@@ -385,19 +389,25 @@ impl<H: Handler> Worker<'_, H> {
         self.fresh = fresh;
     }
 
-    fn take_handed(&mut self, inbox: &Inbox) {
+    /// Puts the connections the pool handed back in their slots and goes
+    /// on with them: sends their answers.
+    fn take_handed(&mut self) {
         let mut handed = mem::take(&mut self.handed);
-        inbox.take(&mut handed);
-        for stream in handed.drain(..) {
-            if let Some(token) = self.register(stream) {
-                // Served first: a request already here is answered before
-                // a drain closes the connection.
-                self.drive(token);
-                if self.drain_until.is_some() {
-                    self.slots[token].conn.drain();
-                    self.drive(token);
-                }
+        self.shared.inbox(self.index).take(&mut handed);
+        for (token, mut conn) in handed.drain(..) {
+            let slot = &mut self.slots[token];
+            if slot.stream.is_none() {
+                // Closed while away.
+                slot.conn = Some(conn);
+                self.free.push(token);
+                continue;
             }
+            if self.drain_until.is_some() {
+                conn.drain();
+            }
+            slot.conn = Some(conn);
+            let drained = slot.drained;
+            self.go(token, drained);
         }
         self.handed = handed;
     }
@@ -410,7 +420,8 @@ impl<H: Handler> Worker<'_, H> {
             None => {
                 self.slots.push(Slot {
                     stream: None,
-                    conn: Connection::new(&self.shared.config, self.now),
+                    conn: Some(Box::new(Connection::new(&self.shared.config, self.now))),
+                    drained: false,
                 });
                 self.slots.len() - 1
             }
@@ -426,30 +437,48 @@ impl<H: Handler> Worker<'_, H> {
         }
         let slot = &mut self.slots[token];
         slot.stream = Some(stream);
-        slot.conn.open(self.now);
+        if let Some(conn) = &mut slot.conn {
+            conn.open(self.now);
+        }
         self.live += 1;
         Some(token)
     }
 
-    /// Reads, answers and writes on one connection until it would block or
-    /// its turn's budget is spent.
+    /// Starts a turn of one connection, after an event or a yield.
     fn drive(&mut self, token: usize) {
+        let Some(slot) = self.slots.get_mut(token) else {
+            return;
+        };
+        match &mut slot.conn {
+            Some(conn) => conn.begin_turn(),
+            // The pool has it: this event is seen to when it is back.
+            None => {
+                slot.drained = false;
+                return;
+            }
+        }
+        self.go(token, false);
+    }
+
+    /// Reads, answers and writes on one connection until it would block,
+    /// its turn's budget is spent, or its requests go to the pool.
+    /// `drained`: no input has arrived since a read took all there was.
+    fn go(&mut self, token: usize, mut drained: bool) {
         let now = self.now;
         let Some(Slot {
             stream: Some(stream),
-            conn,
+            conn: Some(conn),
+            ..
         }) = self.slots.get_mut(token)
         else {
             return;
         };
         let mut stream = &*stream;
-        conn.begin_turn();
         // A read that fills less than the buffer took all there was, and
         // on a stream socket anything arriving later raises a new edge
         // (epoll(7), "can also be detected by checking the amount of data
         // read"), so a short read ends the turn without one more read to
         // see `EAGAIN`.
-        let mut drained = false;
         loop {
             match conn.advance(&self.shared.handler, self.date.get(), now) {
                 Next::Send => match stream.write(conn.pending()) {
@@ -478,14 +507,34 @@ impl<H: Handler> Worker<'_, H> {
                 }
                 Next::Yield => return self.ready.push(token),
                 Next::Close => return self.close(token),
+                Next::Serve => return self.hand(token, drained),
             }
         }
     }
 
-    /// Closes the connection in `token`'s slot, if one is open.
+    /// Hands the connection in `token`'s slot to the serving pool.
+    fn hand(&mut self, token: usize, drained: bool) {
+        let slot = &mut self.slots[token];
+        let Some(conn) = slot.conn.take() else {
+            return;
+        };
+        slot.drained = drained;
+        self.shared.pool.push(Handed {
+            worker: self.index,
+            token,
+            conn,
+            date: *self.date.get(),
+        });
+    }
+
+    /// Closes the connection in `token`'s slot, if one is open; the slot
+    /// is free once its connection is back from the pool.
     fn close(&mut self, token: usize) {
-        if self.slots[token].stream.take().is_some() {
-            self.free.push(token);
+        let slot = &mut self.slots[token];
+        if slot.stream.take().is_some() {
+            if slot.conn.is_some() {
+                self.free.push(token);
+            }
             self.live -= 1;
             self.shared.release();
         }
@@ -495,15 +544,19 @@ impl<H: Handler> Worker<'_, H> {
     /// failed for want of descriptors.
     fn sweep(&mut self) {
         for token in 0..self.slots.len() {
-            let slot = &mut self.slots[token];
-            if slot.stream.is_none() {
+            let Slot {
+                stream: Some(_),
+                conn: Some(conn),
+                ..
+            } = &mut self.slots[token]
+            else {
                 continue;
-            }
-            match slot.conn.expiry(self.now) {
+            };
+            match conn.expiry(self.now) {
                 Expiry::NotYet => {}
                 Expiry::Close => self.close(token),
                 Expiry::TimedOut => {
-                    slot.conn.time_out(self.now, self.date.get());
+                    conn.time_out(self.now, self.date.get());
                     self.drive(token);
                 }
             }
@@ -512,14 +565,19 @@ impl<H: Handler> Worker<'_, H> {
     }
 
     /// Stops accepting, then lets each connection finish the request in
-    /// progress and close.
+    /// progress and close; one the pool has is told when it is back.
     fn start_drain(&mut self) {
         self.listener = None;
         self.drain_until = Some(later(self.now, self.shared.config.shutdown_timeout));
         for token in 0..self.slots.len() {
-            let slot = &mut self.slots[token];
-            if slot.stream.is_some() && !slot.conn.is_lingering() {
-                slot.conn.drain();
+            if let Slot {
+                stream: Some(_),
+                conn: Some(conn),
+                ..
+            } = &mut self.slots[token]
+                && !conn.is_lingering()
+            {
+                conn.drain();
                 self.drive(token);
             }
         }

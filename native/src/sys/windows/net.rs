@@ -27,17 +27,19 @@
 //! a [`Hub`] is a port plus the connection slots whose sockets complete on
 //! it, and whichever thread of the hub dequeues a completion handles it.
 //! The thread whose accept completes first posts the next `AcceptEx` and
-//! then serves the new connection itself (or hands it to a pooled worker,
-//! which has a hub of its own); later completions of that connection go to
-//! whichever thread of the hub is free, which is the thread-pool model
-//! completion ports are made for. The price is a lock per connection, which
+//! then serves the new connection itself; later completions of that
+//! connection go to whichever thread of the hub is free, which is the
+//! thread-pool model completion ports are made for. With `Dispatch::Pool`
+//! a received request is handed to the serving pool instead, which answers
+//! it and posts a completion of its own to the hub to have it sent. The price is a lock per connection, which
 //! only the sweep of timeouts ever contends.
 //!
 //! # One operation in flight per connection
 //!
 //! A connection has at most one overlapped operation in flight: a `WSASend`
-//! of its session's pending output or a `WSARecv` into its read buffer, and
-//! nothing touches the session until it completes. A timeout or a drain sets
+//! of its session's pending output, a `WSARecv` into its read buffer, or
+//! its requests with the serving pool, and nothing else touches the session
+//! until it completes. A timeout or a drain sets
 //! a flag and, if a receive is in flight, cancels it; the flag is acted on
 //! when the cancelled receive completes. A close cancels whatever is in
 //! flight and frees the slot only once that has completed, so no buffer is
@@ -72,7 +74,7 @@ use windows_sys::Win32::System::IO::{
 };
 
 use crate::http::{
-    Config, Connection, DateCache, Expiry, Handler, Next, OVER_LIMIT, Role, Shared, later,
+    Config, Connection, DATE_LEN, DateCache, Expiry, Handler, Next, OVER_LIMIT, Shared, later,
 };
 
 /// The completion key of a wake-up.
@@ -308,8 +310,17 @@ impl Port {
     /// Queues a completion with `key` and no operation. A failure (out of
     /// memory) is not reported: the waiter's sweep looks at the same state.
     fn post(&self, key: usize) {
-        // SAFETY: the port is open; a null OVERLAPPED is allowed.
-        unsafe { PostQueuedCompletionStatus(self.0, 0, key, ptr::null()) };
+        self.post_as(key, ptr::null());
+    }
+
+    /// Queues a completion with `key` and `overlapped`, which the OS never
+    /// reads: it only says which operation of the connection completed.
+    /// Fails only when out of memory, which leaves the connection to its
+    /// deadline.
+    fn post_as(&self, key: usize, overlapped: *const OVERLAPPED) {
+        // SAFETY: the port is open; the OVERLAPPED pointer is passed through
+        // to the waiter untouched.
+        unsafe { PostQueuedCompletionStatus(self.0, 0, key, overlapped) };
     }
 
     /// Waits up to `timeout` for completions and fills `entries` with them.
@@ -345,7 +356,7 @@ impl Drop for Port {
 }
 
 /// A completion port, and the connection slots whose sockets complete on
-/// it: the hub of one listening socket, or of one pooled worker.
+/// it: the hub of one listening socket.
 struct Hub {
     port: Port,
     /// Indexed by completion key; grows, never shrinks, and an `Arc` never moves.
@@ -422,6 +433,8 @@ impl Drop for Hub {
 enum Op {
     Recv,
     Send,
+    /// The serving pool answers the requests received.
+    Serve,
 }
 
 /// One connection slot. The OS writes an `OVERLAPPED` while its operation
@@ -430,6 +443,9 @@ enum Op {
 struct Conn {
     recv: UnsafeCell<OVERLAPPED>,
     send: UnsafeCell<OVERLAPPED>,
+    /// Never given to the OS: its address marks the completion the serving
+    /// pool posts when it is done.
+    served: OVERLAPPED,
     state: Mutex<ConnState>,
 }
 
@@ -458,6 +474,7 @@ impl Conn {
         Conn {
             recv: UnsafeCell::new(OVERLAPPED::default()),
             send: UnsafeCell::new(OVERLAPPED::default()),
+            served: OVERLAPPED::default(),
             state: Mutex::new(ConnState {
                 socket: None,
                 conn: Connection::new(config, now),
@@ -683,20 +700,18 @@ impl Listener {
     }
 }
 
-/// A worker's inbox: connections handed to it, and the port that wakes it
-/// when one arrives or the server stops.
+/// How a worker is woken: a port to post to, its own until the worker
+/// waits on its listening socket's hub. The serving pool posts to that
+/// hub directly.
 pub(crate) struct Inbox {
-    /// Its own hub; for a worker that accepts, that of its listening socket.
     hub: Mutex<Arc<Hub>>,
-    queue: Mutex<Vec<Socket>>,
 }
 
 impl Inbox {
-    /// An empty inbox with a hub of its own.
+    /// An inbox with a hub of its own.
     pub(crate) fn new() -> io::Result<Inbox> {
         Ok(Inbox {
             hub: Mutex::new(Arc::new(Hub::new()?)),
-            queue: Mutex::new(Vec::new()),
         })
     }
 
@@ -705,54 +720,47 @@ impl Inbox {
         lock(&self.hub).port.post(WAKE);
     }
 
-    fn push(&self, socket: Socket) {
-        lock(&self.queue).push(socket);
-        self.wake();
-    }
-
-    /// Moves what was handed over into `into`, which keeps its capacity
-    /// from call to call.
-    fn take(&self, into: &mut Vec<Socket>) {
-        mem::swap(&mut *lock(&self.queue), into);
-    }
-
-    fn hub(&self) -> Arc<Hub> {
-        Arc::clone(&lock(&self.hub))
-    }
-
     /// Sends later wake-ups to `hub`, where the worker waits instead.
     fn wake_into(&self, hub: &Arc<Hub>) {
         *lock(&self.hub) = Arc::clone(hub);
     }
 }
 
-/// Runs one worker until the server stops and the connections of its hub
-/// are done: a loop over batches of completions from
+/// A connection whose requests the serving pool answers: slot `key` of `hub`.
+pub(crate) struct Handed {
+    hub: Arc<Hub>,
+    conn: Arc<Conn>,
+    key: usize,
+    date: [u8; DATE_LEN],
+}
+
+impl Handed {
+    /// Answers the requests on this thread, then has a thread of the hub
+    /// send the answers.
+    pub(crate) fn serve<H: Handler>(self, shared: &Shared<H>) {
+        lock(&self.conn.state)
+            .conn
+            .serve(&shared.handler, &self.date);
+        self.hub.port.post_as(self.key, &self.conn.served);
+    }
+}
+
+/// Runs worker `index` until the server stops and the connections of its
+/// hub are done: a loop over batches of completions from
 /// `GetQueuedCompletionStatusEx`, with a sweep for timeouts.
-pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> io::Result<()> {
-    let pooled = matches!(role, Role::Pooled);
-    let (listener, pool) = match role {
-        Role::Inline(listener) => (Some(listener), None),
-        Role::Acceptor(listener, pool) => (Some(listener), Some(pool)),
-        Role::Pooled => (None, None),
-    };
+pub(crate) fn run<H: Handler>(
+    listener: Listener,
+    index: usize,
+    shared: &Shared<H>,
+) -> io::Result<()> {
     // A wake-up posted before this is lost, but `stopping` is read after it.
-    let hub = match &listener {
-        Some(listener) => {
-            inbox.wake_into(&listener.0.hub);
-            Arc::clone(&listener.0.hub)
-        }
-        None => inbox.hub(),
-    };
+    shared.inbox(index).wake_into(&listener.0.hub);
+    let hub = Arc::clone(&listener.0.hub);
     hub.join(shared)?;
     let mut worker = Worker {
         shared,
         hub,
-        listener,
-        pool,
-        pooled,
-        next: 0,
-        handed: Vec::new(),
+        listener: Some(listener),
         date: DateCache::new(),
         now: Instant::now(),
         sweep_every: shared.sweep_interval(),
@@ -762,7 +770,7 @@ pub(crate) fn run<H: Handler>(role: Role, inbox: &Inbox, shared: &Shared<H>) -> 
     if let Some(listener) = &worker.listener {
         listener.0.arm_all();
     }
-    worker.run(inbox)
+    worker.run()
 }
 
 struct Worker<'s, H> {
@@ -770,11 +778,6 @@ struct Worker<'s, H> {
     hub: Arc<Hub>,
     /// Kept while draining too: its `AcceptEx` calls must complete first.
     listener: Option<Listener>,
-    pool: Option<Arc<[Arc<Inbox>]>>,
-    next: usize,
-    /// Serves what acceptors hand it, and so outlives them.
-    pooled: bool,
-    handed: Vec<Socket>,
     date: DateCache,
     now: Instant,
     sweep_every: Duration,
@@ -784,7 +787,7 @@ struct Worker<'s, H> {
 }
 
 impl<H: Handler> Worker<'_, H> {
-    fn run(&mut self, inbox: &Inbox) -> io::Result<()> {
+    fn run(&mut self) -> io::Result<()> {
         let mut entries = [OVERLAPPED_ENTRY {
             lpCompletionKey: 0,
             lpOverlapped: ptr::null_mut(),
@@ -809,7 +812,7 @@ impl<H: Handler> Worker<'_, H> {
             self.date.refresh(SystemTime::now());
             for entry in &entries[..n] {
                 match entry.lpCompletionKey {
-                    WAKE => self.take_handed(inbox),
+                    WAKE => {}
                     ACCEPT => self.accepted(entry.lpOverlapped),
                     key => self.completed(key, entry.lpOverlapped),
                 }
@@ -826,12 +829,7 @@ impl<H: Handler> Worker<'_, H> {
                     .listener
                     .as_ref()
                     .map_or(0, |l| l.0.accepting.load(Ordering::SeqCst));
-                // A pooled worker first takes what its acceptors handed it last.
-                let handed_all = !self.pooled || self.shared.handing_done();
-                if self.hub.live.load(Ordering::SeqCst) == 0 && accepting == 0 && handed_all {
-                    self.take_handed(inbox);
-                }
-                if self.hub.live.load(Ordering::SeqCst) == 0 && accepting == 0 && handed_all {
+                if self.hub.live.load(Ordering::SeqCst) == 0 && accepting == 0 {
                     // Pass the news to a worker of the hub that may sleep.
                     self.hub.port.post(WAKE);
                     return Ok(());
@@ -845,7 +843,7 @@ impl<H: Handler> Worker<'_, H> {
     }
 
     /// An `AcceptEx` completed: re-arm it first, then serve the connection
-    /// on this thread, or hand it to the pool.
+    /// on this thread.
     fn accepted(&mut self, overlapped: *mut OVERLAPPED) {
         let Some(listener) = self.listener.as_ref().map(|l| Arc::clone(&l.0)) else {
             return;
@@ -899,28 +897,7 @@ impl<H: Handler> Worker<'_, H> {
         if !self.shared.admit() {
             return refuse(&socket);
         }
-        match &self.pool {
-            Some(pool) => {
-                pool[self.next].push(socket);
-                self.next = (self.next + 1) % pool.len();
-            }
-            None => self.serve(socket),
-        }
-    }
-
-    fn take_handed(&mut self, inbox: &Inbox) {
-        let mut handed = mem::take(&mut self.handed);
-        inbox.take(&mut handed);
-        for socket in handed.drain(..) {
-            if self.forced {
-                // Past the shutdown timeout: close, do not serve.
-                drop(socket);
-                self.shared.release();
-            } else {
-                self.serve(socket);
-            }
-        }
-        self.handed = handed;
+        self.serve(socket);
     }
 
     /// Gives `socket`, admitted under the limit, a slot on this worker's
@@ -966,6 +943,8 @@ impl<H: Handler> Worker<'_, H> {
             Op::Recv
         } else if ptr::eq(overlapped, conn.send.get()) {
             Op::Send
+        } else if ptr::eq(overlapped, &conn.served) {
+            Op::Serve
         } else {
             return;
         };
@@ -977,11 +956,15 @@ impl<H: Handler> Worker<'_, H> {
         let Some(socket) = &st.socket else {
             return;
         };
-        let outcome = socket.outcome(overlapped);
+        let outcome = match op {
+            Op::Serve => Ok(0),
+            Op::Recv | Op::Send => socket.outcome(overlapped),
+        };
         if st.closing {
             return self.finish(key, &mut st);
         }
         match (op, outcome) {
+            (Op::Serve, _) => {}
             (Op::Send, Ok(n)) => st.conn.sent(n, self.now),
             (Op::Recv, Ok(n)) => st.conn.received(n, self.now),
             // Cancelled for a timeout or a drain, whose flag says what next.
@@ -1027,8 +1010,24 @@ impl<H: Handler> Worker<'_, H> {
                     st.conn.write_shut(self.now);
                 }
                 Next::Close => return self.close(key, st),
+                Next::Serve => return self.hand(key, st),
             }
         }
+    }
+
+    /// Hands the requests of the connection in slot `key` to the serving
+    /// pool; the hub hears back through a completion of `Conn::served`.
+    fn hand(&self, key: usize, st: &mut ConnState) {
+        let Some(conn) = self.hub.conn(key) else {
+            return;
+        };
+        st.in_flight = Some(Op::Serve);
+        self.shared.pool.push(Handed {
+            hub: Arc::clone(&self.hub),
+            conn,
+            key,
+            date: *self.date.get(),
+        });
     }
 
     /// Posts a receive into the session's read buffer, or a send of its
@@ -1038,6 +1037,8 @@ impl<H: Handler> Worker<'_, H> {
             return;
         };
         let (buf, len, overlapped) = match op {
+            // Not an operation of the OS: `hand` starts it.
+            Op::Serve => return,
             Op::Recv => {
                 let buf = st.conn.read_buf();
                 (buf.as_mut_ptr(), buf.len(), conn.recv.get())
@@ -1078,6 +1079,7 @@ impl<H: Handler> Worker<'_, H> {
             }
             // SAFETY: see above.
             Op::Send => unsafe { WSASend(raw, &wsabuf, 1, ptr::null_mut(), 0, overlapped, None) },
+            Op::Serve => return,
         };
         // Done at once or pending, the completion is queued either way.
         if rc == SOCKET_ERROR && wsa_code() != WSA_IO_PENDING {
