@@ -32,10 +32,11 @@
 //! - A value split across reads (or a PLP value in several chunks) is
 //!   assembled by the core reader directly in the row buffer's free space,
 //!   so it is not copied again.
-//! - A text value (CHAR, VARCHAR, TEXT, NCHAR, NVARCHAR, NTEXT, XML) also
-//!   gets its UTF-8 form, written right after its raw bytes, so that
-//!   `get::<&str>` borrows. ASCII VARCHAR, and valid UTF-8 in a UTF-8
-//!   collation, is its own UTF-8 form and is not written twice.
+//! - A text value (CHAR, VARCHAR, TEXT, NCHAR, NVARCHAR, NTEXT, XML) gets
+//!   its UTF-8 form only when it is first asked for (`get::<&str>`,
+//!   [`Field::text`]), in a string its column keeps from row to row; later
+//!   calls for the same value borrow that string, with no second pass over
+//!   the text.
 //!
 //! Pointing into the input buffer instead would mean keeping every byte of
 //! the current row there (a buffer as large as the largest row anyway) and
@@ -45,14 +46,11 @@
 //! bytes yet, the reader keeps its place inside the value (or PLP chunk,
 //! or length prefix) and the future returns `Pending`.
 //!
-//! The row buffer must hold a whole row: every non-NULL value's bytes, plus
-//! the UTF-8 form of its text values (up to 1.5 times the UCS-2 bytes). A
+//! The row buffer must hold a whole row: every non-NULL value's bytes. A
 //! row that does not fit is an error of kind [`ErrorKind::BufferTooSmall`],
 //! naming the column; the stream stops there. The default is 64 KiB
 //! ([`StreamOptions`]); a result set with `nvarchar(max)` or
-//! `varbinary(max)` values needs room for its largest row. The UTF-8 forms
-//! are made as the row is read, whether or not they are asked for: one more
-//! pass over the text, in exchange for `&str` getters on `&self`.
+//! `varbinary(max)` values needs room for its largest row.
 //!
 //! # Memory and allocations
 //!
@@ -63,6 +61,7 @@
 //! | column metadata | in the stream's arena, at each COLMETADATA |
 //! | the arena's pairing with new metadata | two small boxes at each COLMETADATA |
 //! | a row: `read_row`, `is_null`, `get` of a borrowed or `Copy` type | nothing |
+//! | the first `get::<&str>` of a text value | only when its column's string must grow: for a form longer than any of that column's before |
 //! | `get::<String>`, `get::<Vec<u8>>` | the value's copy |
 //! | an error | its message |
 //!
@@ -153,6 +152,7 @@
 //! # Ok::<(), std::io::Error>(())
 //! ```
 
+use std::cell::{Cell, OnceCell};
 use std::fmt;
 use std::future::{Future, poll_fn};
 use std::io::{self, Read};
@@ -490,7 +490,8 @@ pub struct Field<'r> {
     index: usize,
     column: &'r Column<'r>,
     bytes: Option<&'r [u8]>,
-    utf8: Option<&'r [u8]>,
+    /// Where the value's UTF-8 form is kept once made.
+    text: &'r TextForm,
 }
 
 impl<'r> Field<'r> {
@@ -521,10 +522,35 @@ impl<'r> Field<'r> {
     }
 
     /// For a text column (CHAR, VARCHAR, TEXT, NCHAR, NVARCHAR, NTEXT, XML),
-    /// the value as UTF-8; `None` for NULL and for other types. Checked as
-    /// UTF-8 on each call (O(length)), as this crate uses no `unsafe`.
+    /// the value as UTF-8; `None` for NULL and for other types. The first
+    /// call for a value makes its UTF-8 form, and later ones borrow it.
+    /// Code units the reader let through unpaired (a lone surrogate) and
+    /// bytes of a UTF-8 collation that are not UTF-8 read as U+FFFD.
     pub fn text(&self) -> Option<&'r str> {
-        self.utf8.and_then(|bytes| std::str::from_utf8(bytes).ok())
+        let bytes = self.bytes?;
+        let type_info = &self.column.type_info;
+        match type_info.data_type {
+            DataType::NChar | DataType::NVarChar | DataType::NText | DataType::Xml => {
+                Some(self.text.get_or_make(|text| ucs2_to_utf8(bytes, text)))
+            }
+            DataType::Char
+            | DataType::VarChar
+            | DataType::BigChar
+            | DataType::BigVarChar
+            | DataType::Text => Some(self.text.get_or_make(|text| {
+                let code_page = type_info.code_page();
+                match std::str::from_utf8(bytes) {
+                    Ok(utf8) if code_page == CodePage::Utf8 || utf8.is_ascii() => {
+                        text.push_str(utf8);
+                    }
+                    // A `String` takes every character written to it.
+                    _ => {
+                        let _ = code_page.decode_to(bytes, text);
+                    }
+                }
+            })),
+            _ => None,
+        }
     }
 
     /// The core's lazy view of the value (NULL included), which decodes to
@@ -938,27 +964,58 @@ enum Slot {
     Unread,
     /// NULL.
     Null,
-    /// `len` bytes at `start`, and the UTF-8 form of a text value.
-    Value {
-        start: usize,
-        len: usize,
-        utf8: Utf8,
-    },
+    /// `len` bytes at `start`.
+    Value { start: usize, len: usize },
 }
 
-/// The UTF-8 form of a value.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Utf8 {
-    /// Not a text value.
-    None,
-    /// The bytes themselves (ASCII, or valid UTF-8 in a UTF-8 collation).
-    Same,
-    /// `n` bytes right after the value's bytes.
-    After(usize),
+/// A column's UTF-8 form of the current row's text value, made by
+/// [`Field::text`] when first asked for, in a string the column keeps
+/// from row to row.
+#[derive(Default)]
+struct TextForm {
+    made: OnceCell<String>,
+    /// The string of an earlier row, emptied, kept for its capacity.
+    kept: Cell<String>,
 }
 
-/// Where the reader left a value's bytes, found by address (see
-/// [`Engine::feed`]).
+impl TextForm {
+    /// The form, made by `make` into the kept string if not made yet.
+    fn get_or_make(&self, make: impl FnOnce(&mut String)) -> &str {
+        self.made.get_or_init(|| {
+            let mut text = self.kept.take();
+            make(&mut text);
+            text
+        })
+    }
+
+    /// Forgets the form, for the next row, keeping its string.
+    fn forget(&mut self) {
+        if let Some(mut text) = self.made.take() {
+            text.clear();
+            *self.kept.get_mut() = text;
+        }
+    }
+}
+
+impl fmt::Debug for TextForm {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("TextForm").field(&self.made.get()).finish()
+    }
+}
+
+/// UCS-2LE (checked by the reader) as UTF-8, appended to `out`; a lone
+/// surrogate reads as U+FFFD.
+fn ucs2_to_utf8(ucs2: &[u8], out: &mut String) {
+    let units = ucs2
+        .chunks_exact(2)
+        .map(|pair| u16::from_le_bytes([pair[0], pair[1]]));
+    // Each code unit becomes at most 3 bytes; a pair, 4.
+    out.reserve(ucs2.len() / 2 * 3);
+    out.extend(char::decode_utf16(units).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)));
+}
+
+/// Where the reader left a value's bytes, from its event's
+/// [`ValueSource`] (see [`Engine::feed`]).
 #[derive(Copy, Clone, Debug)]
 enum Loc {
     Null,
@@ -1018,6 +1075,8 @@ struct Engine<R> {
     used: usize,
     /// Where each column's value is.
     slots: Vec<Slot>,
+    /// The UTF-8 forms of its text values, by column.
+    texts: Vec<TextForm>,
     /// The kind of the current row, for error sites.
     row_kind: RowKind,
     /// A row's values are being read.
@@ -1047,6 +1106,7 @@ impl<R> Engine<R> {
             row: vec![0; options.row_buffer_len].into_boxed_slice(),
             used: 0,
             slots: Vec::new(),
+            texts: Vec::new(),
             row_kind: RowKind::Row,
             in_row: false,
             has_row: false,
@@ -1065,7 +1125,11 @@ impl<R> Engine<R> {
                 "no current row: read_row has not returned true",
             ));
         }
-        let (Some(column), Some(slot)) = (columns.get(index), self.slots.get(index)) else {
+        let (Some(column), Some(slot), Some(text)) = (
+            columns.get(index),
+            self.slots.get(index),
+            self.texts.get(index),
+        ) else {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 format!(
@@ -1074,17 +1138,9 @@ impl<R> Engine<R> {
                 ),
             ));
         };
-        let (bytes, utf8) = match *slot {
-            Slot::Null => (None, None),
-            Slot::Value { start, len, utf8 } => {
-                let bytes = &self.row[start..start + len];
-                let utf8 = match utf8 {
-                    Utf8::None => None,
-                    Utf8::Same => Some(bytes),
-                    Utf8::After(n) => Some(&self.row[start + len..start + len + n]),
-                };
-                (Some(bytes), utf8)
-            }
+        let bytes = match *slot {
+            Slot::Null => None,
+            Slot::Value { start, len } => Some(&self.row[start..start + len]),
             Slot::Unread => {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidInput,
@@ -1096,7 +1152,7 @@ impl<R> Engine<R> {
             index,
             column,
             bytes,
-            utf8,
+            text,
         })
     }
 }
@@ -1333,6 +1389,7 @@ impl<R: AsyncRead + Unpin> Engine<R> {
                 self.used = 0;
                 self.row_kind = kind;
                 self.slots.fill(Slot::Unread);
+                self.texts.iter_mut().for_each(TextForm::forget);
                 Ok(None)
             }
             Outcome::Value(column, loc) => {
@@ -1355,6 +1412,8 @@ impl<R: AsyncRead + Unpin> Engine<R> {
                 self.has_row = false;
                 self.slots.clear();
                 self.slots.resize(columns, Slot::Unread);
+                self.texts.iter_mut().for_each(TextForm::forget);
+                self.texts.resize_with(columns, TextForm::default);
                 Ok(Some(Step::ColMetadata))
             }
             Outcome::Done(done) => {
@@ -1367,8 +1426,7 @@ impl<R: AsyncRead + Unpin> Engine<R> {
         }
     }
 
-    /// Keeps column `column`'s value in the row buffer, and the UTF-8 form
-    /// of a text value after it.
+    /// Keeps column `column`'s value in the row buffer.
     fn store(
         &mut self,
         column: u16,
@@ -1377,9 +1435,9 @@ impl<R: AsyncRead + Unpin> Engine<R> {
         columns: &[Column<'_>],
     ) -> Result<(), leanwire_core::tds::Error> {
         let index = usize::from(column);
-        let Some(type_info) = columns.get(index).map(|c| c.type_info) else {
+        if index >= columns.len() {
             return Ok(());
-        };
+        }
         let start = self.used;
         let len = match loc {
             Loc::Null => {
@@ -1406,12 +1464,8 @@ impl<R: AsyncRead + Unpin> Engine<R> {
             }
         };
         self.used = start + len;
-        let utf8 = self.utf8(&type_info, start, len, column)?;
-        if let Utf8::After(n) = utf8 {
-            self.used += n;
-        }
         if let Some(slot) = self.slots.get_mut(index) {
-            *slot = Slot::Value { start, len, utf8 };
+            *slot = Slot::Value { start, len };
         }
         Ok(())
     }
@@ -1425,79 +1479,6 @@ impl<R: AsyncRead + Unpin> Engine<R> {
         let site = Site::column(self.row_kind.token(), column);
         let at = self.reader.offset().saturating_sub(len as u64);
         Err(tds_error(ErrorKind::BufferTooSmall(site), at))
-    }
-
-    /// Writes the UTF-8 form of a text value (the `len` bytes at `start`)
-    /// after it, unless the bytes are their own UTF-8 form.
-    fn utf8(
-        &mut self,
-        type_info: &TypeInfo<'_>,
-        start: usize,
-        len: usize,
-        column: u16,
-    ) -> Result<Utf8, leanwire_core::tds::Error> {
-        let site = Site::column(self.row_kind.token(), column);
-        let full = tds_error(
-            ErrorKind::BufferTooSmall(site),
-            self.reader.offset().saturating_sub(len as u64),
-        );
-        let (head, tail) = self.row.split_at_mut(start + len);
-        let raw = &head[start..];
-        match type_info.data_type {
-            DataType::NChar | DataType::NVarChar | DataType::NText | DataType::Xml => {
-                ucs2_to_utf8(raw, tail).map(Utf8::After).ok_or(full)
-            }
-            DataType::Char
-            | DataType::VarChar
-            | DataType::BigChar
-            | DataType::BigVarChar
-            | DataType::Text => {
-                let code_page = type_info.code_page();
-                if raw.is_ascii()
-                    || (code_page == CodePage::Utf8 && std::str::from_utf8(raw).is_ok())
-                {
-                    return Ok(Utf8::Same);
-                }
-                let mut out = SliceWriter { buf: tail, len: 0 };
-                code_page.decode_to(raw, &mut out).map_err(|_| full)?;
-                Ok(Utf8::After(out.len))
-            }
-            _ => Ok(Utf8::None),
-        }
-    }
-}
-
-/// UCS-2LE (checked by the reader) as UTF-8 into `out`; `None` if it does
-/// not fit.
-fn ucs2_to_utf8(ucs2: &[u8], out: &mut [u8]) -> Option<usize> {
-    let units = ucs2
-        .chunks_exact(2)
-        .map(|pair| u16::from_le_bytes([pair[0], pair[1]]));
-    let mut n = 0;
-    for c in char::decode_utf16(units) {
-        let c = c.unwrap_or(char::REPLACEMENT_CHARACTER);
-        let width = c.len_utf8();
-        c.encode_utf8(out.get_mut(n..n + width)?);
-        n += width;
-    }
-    Some(n)
-}
-
-/// `fmt::Write` into a byte slice, failing when it is full.
-struct SliceWriter<'a> {
-    buf: &'a mut [u8],
-    len: usize,
-}
-
-impl fmt::Write for SliceWriter<'_> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let to = self
-            .buf
-            .get_mut(self.len..self.len + s.len())
-            .ok_or(fmt::Error)?;
-        to.copy_from_slice(s.as_bytes());
-        self.len += s.len();
-        Ok(())
     }
 }
 
@@ -1544,12 +1525,32 @@ mod tests {
     }
 
     #[test]
-    fn ucs2_to_utf8_refuses_a_short_buffer() {
-        let ucs2 = [0xe9, 0, 0x3d, 0xd8, 0x00, 0xde];
-        let mut out = [0u8; 6];
-        assert_eq!(ucs2_to_utf8(&ucs2, &mut out), Some(6));
-        assert_eq!(std::str::from_utf8(&out).unwrap(), "é😀");
-        assert_eq!(ucs2_to_utf8(&ucs2, &mut out[..5]), None);
+    fn ucs2_becomes_utf8_with_lone_surrogates_replaced() {
+        let mut text = String::from("kept: ");
+        ucs2_to_utf8(
+            &[0xe9, 0, 0x3d, 0xd8, 0x00, 0xde, 0x3d, 0xd8, 0x61, 0],
+            &mut text,
+        );
+        assert_eq!(text, "kept: é😀\u{fffd}a");
+    }
+
+    #[test]
+    fn a_text_form_is_made_once_per_row_in_the_same_string() {
+        let mut form = TextForm::default();
+        let mut made = 0;
+        let first = form.get_or_make(|text| {
+            made += 1;
+            text.push_str("first row");
+        });
+        assert_eq!(first, "first row");
+        let again = form.get_or_make(|_| made += 1);
+        assert!(std::ptr::eq(first, again));
+        assert_eq!(made, 1);
+        let at = first.as_ptr();
+        form.forget();
+        let next = form.get_or_make(|text| text.push_str("next"));
+        assert_eq!(next, "next");
+        assert_eq!(next.as_ptr(), at, "the kept string is reused");
     }
 
     #[test]

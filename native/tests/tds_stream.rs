@@ -429,10 +429,10 @@ fn getters_say_what_is_wrong() {
 #[test]
 fn row_buffer_too_small_names_the_column() {
     let bytes = response(3);
-    // Row 0 needs 150 bytes: id 4, big 8, name 28 + 14 in UTF-8, amount 9,
-    // ts 8, guid 16, note 12 + 6, body 30 + 15; 105 before the body, which
-    // comes in two PLP chunks and is assembled by the reader itself.
-    for (len, column) in [(30, 2), (50, 2), (120, 7)] {
+    // Row 0 needs 115 bytes: id 4, big 8, name 28, amount 9, ts 8, guid 16,
+    // note 12, body 30; 85 before the body, which comes in two PLP chunks
+    // and is assembled by the reader itself. UTF-8 forms take no room.
+    for (len, column) in [(30, 2), (50, 4), (100, 7)] {
         let options = StreamOptions {
             row_buffer_len: len,
             ..StreamOptions::default()
@@ -692,8 +692,10 @@ fn other_types_convert() {
 
 fn check_other_types<R: AsyncRead + Unpin>(mut stream: TdsStream<R>) {
     assert!(stream.read_row_sync().unwrap());
-    // 0xE9 is é in CP1252: decoded into the UTF-8 form.
-    assert_eq!(stream.get::<&str>(0).unwrap(), "café");
+    // 0xE9 is é in CP1252: decoded into the UTF-8 form, made once.
+    let text = stream.get::<&str>(0).unwrap();
+    assert_eq!(text, "café");
+    assert!(std::ptr::eq(text, stream.get::<&str>(0).unwrap()));
     assert_eq!(stream.field(0).unwrap().bytes(), Some(&b"caf\xe9"[..]));
     assert_eq!(stream.get::<&[u8]>(1).unwrap(), [1, 2, 3]);
     assert_eq!(stream.get::<Vec<u8>>(1).unwrap(), [1, 2, 3]);
@@ -707,7 +709,7 @@ fn check_other_types<R: AsyncRead + Unpin>(mut stream: TdsStream<R>) {
     assert!(stream.get::<&str>(1).is_err(), "binary is no text");
 
     assert!(stream.read_row_sync().unwrap());
-    // ASCII VARCHAR is its own UTF-8 form.
+    // The next row's text, not a form kept from the last one.
     assert_eq!(stream.get::<String>(0).unwrap(), "plain");
     assert_eq!(stream.get::<Option<&[u8]>>(1).unwrap(), None);
     assert_eq!(stream.get::<Option<f64>>(2).unwrap(), None);
