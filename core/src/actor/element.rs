@@ -177,24 +177,32 @@ impl core::error::Error for InvalidActorName<'_> {}
 /// assert_eq!(split_name_and_uid("foo", Dialect::DotNet), Ok(("foo", None)));
 /// assert!(split_name_and_uid("foo#bar", Dialect::DotNet).is_err());
 /// ```
+#[inline]
 pub fn split_name_and_uid(name: &str, dialect: Dialect) -> Result<(&str, Option<i32>), Error> {
-    match find(name, b'#') {
-        None => Ok((name, None)),
-        Some(hash) => {
-            let uid = parse_uid(&name[hash + 1..], dialect).map_err(|e| e.shifted(hash + 1))?;
-            Ok((&name[..hash], uid))
-        }
-    }
+    let Some(hash) = find(name, b'#') else {
+        return Ok((name, None));
+    };
+    let uid = parse_uid(&name[hash + 1..], dialect).map_err(|e| e.shifted(hash + 1))?;
+    Ok((&name[..hash], uid))
 }
 
 /// Reads the text after `#`: an `i32`, where 0 means "undefined".
 ///
 /// Akka.NET's parser takes an optional `-`; Java's `Integer.valueOf` also takes `+`.
+#[inline]
 pub(crate) fn parse_uid(text: &str, dialect: Dialect) -> Result<Option<i32>, Error> {
     match parse_i32(text, dialect == Dialect::Jvm) {
         Ok(uid) => Ok((uid != 0).then_some(uid)),
-        Err(NumberError::Invalid(at)) => Err(Error::new(ErrorKind::InvalidUid, at)),
-        Err(NumberError::Overflow) => Err(Error::new(ErrorKind::UidOutOfRange, 0)),
+        Err(e) => Err(uid_error(e)),
+    }
+}
+
+/// The error for a uid that did not parse.
+#[cold]
+fn uid_error(e: NumberError) -> Error {
+    match e {
+        NumberError::Invalid(at) => Error::new(ErrorKind::InvalidUid, at),
+        NumberError::Overflow => Error::new(ErrorKind::UidOutOfRange, 0),
     }
 }
 
