@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::tds::{
     DEFAULT_ARENA_LIMIT, Deframer, EnvValue, Event, LargeValues, OwnedMetadata, Reader, RowKind,
-    SqlValue, Status, TdsVersion, Token, Value,
+    SqlValue, Status, TdsVersion, Token, TokenType, Value,
 };
 
 /// A value in a TDS report, as the `leanwire tds decode` contract writes it:
@@ -117,10 +117,16 @@ pub enum TokenBody {
     },
     /// ENVCHANGE.
     EnvChange {
-        /// What changed: `DATABASE`, `PACKET_SIZE`, `COLLATION`, ...
+        /// What changed: `DATABASE`, `PACKET_SIZE`, `COLLATION`, ... (see
+        /// [`EnvChangeType::upper_name`]), or `0XNN` for a type leanwire
+        /// does not know.
+        ///
+        /// [`EnvChangeType::upper_name`]: crate::tds::EnvChangeType::upper_name
         #[serde(rename = "type")]
         kind: String,
-        /// The new value: text, or `0x...` for bytes.
+        /// The new value: text; `0x...` for bytes, nothing for none;
+        /// `server:port (protocol N)` for a routing target; `Raw([n, ...])`,
+        /// the bytes in decimal, for the data of an unknown type.
         new: String,
         /// The old value.
         old: String,
@@ -318,12 +324,8 @@ impl TdsDecoder {
                         }
                         Event::RowEnd => {
                             if let Some((kind, values)) = row.take() {
-                                let token = match kind {
-                                    RowKind::Row => "ROW",
-                                    RowKind::NbcRow => "NBCROW",
-                                };
                                 out.push(TokenReport {
-                                    token: token.into(),
+                                    token: kind.token().to_string(),
                                     body: TokenBody::Row { values },
                                 });
                             }
@@ -349,7 +351,7 @@ fn push_value(
     match (row, return_value.take()) {
         (Some((_, values)), _) => values.push(value),
         (None, Some((ordinal, name))) => out.push(TokenReport {
-            token: "RETURNVALUE".into(),
+            token: TokenType::ReturnValue.to_string(),
             body: TokenBody::ReturnValue {
                 ordinal,
                 name,
@@ -384,129 +386,85 @@ pub fn decode_tds(
 }
 
 fn token_report(token: &Token<'_>) -> TokenReport {
-    let (name, body) = match token {
-        Token::ColMetadata(meta) => (
-            "COLMETADATA",
-            TokenBody::Columns {
-                columns: meta
-                    .columns
-                    .iter()
-                    .map(|c| ColumnReport {
-                        name: c.name.to_string(),
-                        data_type: c.type_info.data_type.to_string(),
-                        length: (!c.type_info.is_plp() && c.type_info.max_len > 0)
-                            .then_some(c.type_info.max_len),
-                        nullable: c.flags.0 & 1 != 0,
-                        sql_type: c.type_info.to_string(),
-                    })
-                    .collect(),
-            },
-        ),
-        Token::Done(done) => (
-            match done.kind {
-                crate::tds::DoneKind::Done => "DONE",
-                crate::tds::DoneKind::DoneProc => "DONEPROC",
-                crate::tds::DoneKind::DoneInProc => "DONEINPROC",
-            },
-            TokenBody::Done {
-                status: done_status(done.status.0),
-                curcmd: done.cur_cmd,
-                rowcount: done.rows,
-            },
-        ),
-        Token::ReturnStatus(status) => ("RETURNSTATUS", TokenBody::Status { value: status.0 }),
-        Token::Error(m) | Token::Info(m) => (
-            if matches!(token, Token::Error(_)) {
-                "ERROR"
-            } else {
-                "INFO"
-            },
-            TokenBody::Message {
-                number: m.number,
-                state: m.state,
-                class: m.class,
-                message: m.text.to_string(),
-                server: m.server.to_string(),
-                procedure: m.procedure.to_string(),
-                line: m.line,
-            },
-        ),
-        Token::EnvChange(change) => (
-            "ENVCHANGE",
-            TokenBody::EnvChange {
-                kind: change.kind.to_string().to_uppercase(),
-                new: env_text(&change.new),
-                old: env_text(&change.old),
-            },
-        ),
+    let body = match token {
+        Token::ColMetadata(meta) => TokenBody::Columns {
+            columns: meta
+                .columns
+                .iter()
+                .map(|c| ColumnReport {
+                    name: c.name.to_string(),
+                    data_type: c.type_info.data_type.to_string(),
+                    length: (!c.type_info.is_plp() && c.type_info.max_len > 0)
+                        .then_some(c.type_info.max_len),
+                    nullable: c.flags.nullable(),
+                    sql_type: c.type_info.to_string(),
+                })
+                .collect(),
+        },
+        Token::Done(done) => TokenBody::Done {
+            status: done.status.names().collect(),
+            curcmd: done.cur_cmd,
+            rowcount: done.rows,
+        },
+        Token::ReturnStatus(status) => TokenBody::Status { value: status.0 },
+        Token::Error(m) | Token::Info(m) => TokenBody::Message {
+            number: m.number,
+            state: m.state,
+            class: m.class,
+            message: m.text.to_string(),
+            server: m.server.to_string(),
+            procedure: m.procedure.to_string(),
+            line: m.line,
+        },
+        Token::EnvChange(change) => TokenBody::EnvChange {
+            kind: change
+                .kind
+                .upper_name()
+                .map_or_else(|| format!("0X{:02X}", u8::from(change.kind)), String::from),
+            new: env_text(&change.new),
+            old: env_text(&change.old),
+        },
         Token::LoginAck(ack) => {
-            let [major, minor, high, low] = ack.prog_version;
-            let version = TdsVersion::from_wire(ack.tds_version)
-                .map_or_else(|| format!("0x{:08x}", ack.tds_version), |v| v.to_string());
-            (
-                "LOGINACK",
-                TokenBody::LoginAck {
-                    interface: ack.interface,
-                    tds_version: version,
-                    // Servers pad the name with NULs.
-                    prog_name: ack.prog_name.to_string().trim_end_matches('\0').to_string(),
-                    prog_version: format!("{major}.{minor}.{}", u16::from_be_bytes([high, low])),
-                },
-            )
+            let [major, minor, ..] = ack.prog_version;
+            TokenBody::LoginAck {
+                interface: ack.interface,
+                tds_version: ack
+                    .version()
+                    .map_or_else(|| format!("0x{:08x}", ack.tds_version), |v| v.to_string()),
+                prog_name: ack.program_name().to_string(),
+                prog_version: format!("{major}.{minor}.{}", ack.build()),
+            }
         }
-        Token::Order(order) => (
-            "ORDER",
-            TokenBody::Order {
-                columns: order.columns().collect(),
-            },
-        ),
-        other => {
-            let text = other.to_string();
-            let name = text.split(' ').next().unwrap_or("").to_string();
-            return TokenReport {
-                token: name,
-                body: TokenBody::Text { text },
-            };
-        }
+        Token::Order(order) => TokenBody::Order {
+            columns: order.columns().collect(),
+        },
+        other => TokenBody::Text {
+            text: other.to_string(),
+        },
     };
     TokenReport {
-        token: name.into(),
+        token: token.token_type().to_string(),
         body,
     }
 }
 
-fn done_status(bits: u16) -> Vec<&'static str> {
-    use crate::tds::DoneStatus as S;
-    [
-        (S::MORE, "MORE"),
-        (S::ERROR, "ERROR"),
-        (S::IN_XACT, "INXACT"),
-        (S::COUNT, "COUNT"),
-        (S::ATTN, "ATTN"),
-        (S::RPC_IN_BATCH, "RPCINBATCH"),
-        (S::SRVERROR, "SRVERROR"),
-    ]
-    .into_iter()
-    .filter(|(bit, _)| bits & bit != 0)
-    .map(|(_, name)| name)
-    .collect()
-}
-
+/// An ENVCHANGE value as the report writes it: text as is, bytes as `0x`
+/// and uppercase hex (nothing when there are none), a routing target as
+/// `server:port (protocol N)`, and the data of an unknown type as
+/// `Raw([n, ...])`, its bytes in decimal.
 fn env_text(value: &EnvValue<'_>) -> String {
-    let mut text = String::new();
     match value {
-        EnvValue::Text(t) => text = t.to_string(),
-        EnvValue::Bytes(bytes) => {
-            if !bytes.is_empty() {
-                text.push_str("0x");
-                for b in *bytes {
-                    let _ = write!(text, "{b:02X}");
-                }
+        EnvValue::Text(text) => text.to_string(),
+        EnvValue::Bytes([]) => String::new(),
+        EnvValue::Bytes(_) | EnvValue::Routing { .. } => value.to_string(),
+        EnvValue::Raw(bytes) => {
+            let mut text = String::from("Raw([");
+            for (i, b) in bytes.iter().enumerate() {
+                let separator = if i == 0 { "" } else { ", " };
+                let _ = write!(text, "{separator}{b}");
             }
-        }
-        other => {
-            let _ = write!(text, "{other:?}");
+            text.push_str("])");
+            text
         }
     }
-    text
 }

@@ -21,7 +21,7 @@ use super::ucs2::Ucs2Str;
 pub struct ColumnFlags(pub u16);
 
 impl ColumnFlags {
-    /// The column allows NULL.
+    /// The column allows NULL: fNullable, bit 0 [MS-TDS 2.2.7.4].
     pub const fn nullable(self) -> bool {
         self.0 & 0x0001 != 0
     }
@@ -768,6 +768,8 @@ mod tests {
         assert!(flags.nullable() && flags.identity() && flags.hidden());
         assert!(!flags.case_sensitive() && !flags.computed() && !flags.key());
         assert_eq!(flags.updateable(), 2);
+        // fNullable is bit 0 alone [MS-TDS 2.2.7.4].
+        assert!(ColumnFlags(0x0001).nullable() && !ColumnFlags(0xFFFE).nullable());
     }
 
     #[test]

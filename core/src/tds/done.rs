@@ -47,6 +47,29 @@ impl DoneStatus {
     /// A server error: the result set must be dropped.
     pub const SRVERROR: u16 = 0x0100;
 
+    /// Each known bit and its MS-TDS name without the `DONE_` prefix, in
+    /// bit order.
+    const NAMES: [(u16, &'static str); 7] = [
+        (Self::MORE, "MORE"),
+        (Self::ERROR, "ERROR"),
+        (Self::IN_XACT, "INXACT"),
+        (Self::COUNT, "COUNT"),
+        (Self::ATTN, "ATTN"),
+        (Self::RPC_IN_BATCH, "RPCINBATCH"),
+        (Self::SRVERROR, "SRVERROR"),
+    ];
+
+    /// The names of the known bits that are set, lowest first, as MS-TDS
+    /// names them without the `DONE_` prefix: `MORE`, `ERROR`, `INXACT`,
+    /// `COUNT`, `ATTN`, `RPCINBATCH`, `SRVERROR`. Unknown bits have no name
+    /// and are left out.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Self::NAMES
+            .into_iter()
+            .filter(move |&(bit, _)| self.0 & bit != 0)
+            .map(|(_, name)| name)
+    }
+
     /// Whether more results follow.
     pub const fn more(self) -> bool {
         self.0 & Self::MORE != 0
@@ -168,6 +191,7 @@ mod tests {
     use super::*;
     use crate::tds::{Error, ErrorKind};
     use std::string::ToString;
+    use std::vec::Vec;
 
     #[test]
     fn both_widths_round_trip() {
@@ -190,6 +214,30 @@ mod tests {
             done.to_string(),
             "DONEINPROC status=0x0011 cur_cmd=0x00C1 rows=2"
         );
+    }
+
+    #[test]
+    fn status_names() {
+        // MS-TDS 2.2.7.6-8: DONE_MORE 0x1, DONE_ERROR 0x2, DONE_INXACT 0x4,
+        // DONE_COUNT 0x10, DONE_ATTN 0x20, DONE_RPCINBATCH 0x80,
+        // DONE_SRVERROR 0x100.
+        let names = |bits| DoneStatus(bits).names().collect::<Vec<_>>();
+        assert!(names(0x0000).is_empty());
+        assert_eq!(names(0x0011), ["MORE", "COUNT"]);
+        assert_eq!(
+            names(0xFFFF),
+            [
+                "MORE",
+                "ERROR",
+                "INXACT",
+                "COUNT",
+                "ATTN",
+                "RPCINBATCH",
+                "SRVERROR"
+            ]
+        );
+        // DONE_FINAL is 0, no bit; 0x8, 0x40 and 0x200 up have no name.
+        assert!(names(0xFE48).is_empty());
     }
 
     #[test]

@@ -52,6 +52,36 @@ registry! {
     }
 }
 
+impl EnvChangeType {
+    /// The [`name`](Self::name) of a known type in upper case
+    /// (`DATABASE`, `PACKET_SIZE`, `COLLATION`, ...), or `None` for an
+    /// unknown one.
+    pub const fn upper_name(self) -> Option<&'static str> {
+        Some(match self {
+            EnvChangeType::Database => "DATABASE",
+            EnvChangeType::Language => "LANGUAGE",
+            EnvChangeType::CharacterSet => "CHARSET",
+            EnvChangeType::PacketSize => "PACKET_SIZE",
+            EnvChangeType::UnicodeLocaleId => "UNICODE_LCID",
+            EnvChangeType::UnicodeComparisonFlags => "UNICODE_COMPARISON_FLAGS",
+            EnvChangeType::SqlCollation => "COLLATION",
+            EnvChangeType::BeginTransaction => "BEGIN_TRANSACTION",
+            EnvChangeType::CommitTransaction => "COMMIT_TRANSACTION",
+            EnvChangeType::RollbackTransaction => "ROLLBACK_TRANSACTION",
+            EnvChangeType::EnlistDtcTransaction => "ENLIST_DTC_TRANSACTION",
+            EnvChangeType::DefectTransaction => "DEFECT_TRANSACTION",
+            EnvChangeType::MirroringPartner => "MIRRORING_PARTNER",
+            EnvChangeType::PromoteTransaction => "PROMOTE_TRANSACTION",
+            EnvChangeType::TransactionManagerAddress => "TRANSACTION_MANAGER_ADDRESS",
+            EnvChangeType::TransactionEnded => "TRANSACTION_ENDED",
+            EnvChangeType::ResetConnectionAck => "RESET_CONNECTION_ACK",
+            EnvChangeType::UserInstance => "USER_INSTANCE",
+            EnvChangeType::Routing => "ROUTING",
+            EnvChangeType::Unknown(_) => return None,
+        })
+    }
+}
+
 /// One side (new or old) of an ENVCHANGE.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum EnvValue<'a> {
@@ -245,6 +275,32 @@ mod tests {
         let unknown = EnvChange::parse(&[0xab, 5, 9, 4]).unwrap();
         assert_eq!(unknown.kind, EnvChangeType::Unknown(0xab));
         assert_eq!(unknown.new, EnvValue::Raw(&[5, 9, 4]));
+    }
+
+    #[test]
+    fn upper_names() {
+        // The type numbers of MS-TDS 2.2.7.9.
+        for (number, name) in [
+            (1, "DATABASE"),
+            (4, "PACKET_SIZE"),
+            (7, "COLLATION"),
+            (8, "BEGIN_TRANSACTION"),
+            (18, "RESET_CONNECTION_ACK"),
+            (20, "ROUTING"),
+        ] {
+            assert_eq!(EnvChangeType::from(number).upper_name(), Some(name));
+        }
+        // MS-TDS defines no type 14, nor any past 20.
+        assert_eq!(EnvChangeType::from(14).upper_name(), None);
+        assert_eq!(EnvChangeType::from(21).upper_name(), None);
+        for number in 0..=255 {
+            let kind = EnvChangeType::from(number);
+            assert_eq!(
+                kind.upper_name().map(str::to_string),
+                kind.name().map(str::to_ascii_uppercase),
+                "type {number}"
+            );
+        }
     }
 
     #[test]

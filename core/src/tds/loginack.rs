@@ -33,7 +33,7 @@ pub struct LoginAck<'a> {
     pub tds_version: u32,
     /// The server program's name. A real server sends
     /// `"Microsoft SQL Server\0\0"`, NULs included; see
-    /// [`Ucs2Str::trim_end_nuls`].
+    /// [`program_name`](Self::program_name).
     pub prog_name: Ucs2Str<'a>,
     /// The server version: major, minor, build (high byte), build (low byte).
     pub prog_version: [u8; 4],
@@ -61,6 +61,12 @@ impl<'a> LoginAck<'a> {
         TdsVersion::from_wire(self.tds_version)
     }
 
+    /// The server program's name without the NULs a real server pads it
+    /// with: `Microsoft SQL Server`.
+    pub fn program_name(&self) -> Ucs2Str<'a> {
+        self.prog_name.trim_end_nuls()
+    }
+
     /// The server's build number.
     pub const fn build(&self) -> u16 {
         u16::from_be_bytes([self.prog_version[2], self.prog_version[3]])
@@ -74,7 +80,7 @@ impl fmt::Display for LoginAck<'_> {
             "interface={} tds=0x{:08X} prog={:?} version={}.{}.{}",
             self.interface,
             self.tds_version,
-            self.prog_name.trim_end_nuls(),
+            self.program_name(),
             self.prog_version[0],
             self.prog_version[1],
             self.build()
@@ -96,7 +102,8 @@ mod tests {
         body.extend([10, 0, 0x15, 0x88]);
         let ack = LoginAck::parse(&body).unwrap();
         assert_eq!(ack.version(), Some(TdsVersion::V7_3B));
-        assert_eq!(ack.prog_name.trim_end_nuls(), "Microsoft SQL Server");
+        assert!(ack.prog_name == "Microsoft SQL Server\0\0");
+        assert_eq!(ack.program_name(), "Microsoft SQL Server");
         assert_eq!(ack.build(), 5512);
         body.push(0);
         assert_eq!(

@@ -97,6 +97,28 @@ pub enum Token<'e> {
     },
 }
 
+impl Token<'_> {
+    /// The token's type: the byte that started it.
+    pub const fn token_type(&self) -> TokenType {
+        match self {
+            Token::ColMetadata(_) => TokenType::ColMetadata,
+            Token::Done(done) => done.kind.token(),
+            Token::Error(_) => TokenType::Error,
+            Token::Info(_) => TokenType::Info,
+            Token::EnvChange(_) => TokenType::EnvChange,
+            Token::LoginAck(_) => TokenType::LoginAck,
+            Token::ReturnStatus(_) => TokenType::ReturnStatus,
+            Token::ReturnValue(_) => TokenType::ReturnValue,
+            Token::Order(_) => TokenType::Order,
+            Token::FeatureExtAck(_) => TokenType::FeatureExtAck,
+            Token::Sspi(_) => TokenType::Sspi,
+            Token::FedAuthInfo(_) => TokenType::FedAuthInfo,
+            Token::SessionState(_) => TokenType::SessionState,
+            Token::Raw { token, .. } => *token,
+        }
+    }
+}
+
 impl fmt::Display for Token<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -1296,6 +1318,42 @@ mod tests {
             Status::Complete(Event::Token(Token::Done(_)))
         ));
         assert!(input.is_empty());
+    }
+
+    #[test]
+    fn token_types_are_the_token_bytes() {
+        // One of each, by the token values of MS-TDS 2.2.7.
+        let bytes = hex(concat!(
+            "810100000000000100260400",
+            "aa0e000000000000000000000000000000",
+            "ab0e000000000000000000000000000000",
+            "e30f0001036e0065007700036f006c006400",
+            "ad1200017209000204700072006f00670001020304",
+            "7900000000",
+            "a902000100",
+            "ed0100aa",
+            "a4010000",
+            "fd000000000000000000000000",
+            "fe000000000000000000000000",
+            "ff000000000000000000000000",
+        ));
+        let bump = Bump::new();
+        let mut meta = Metadata::new(&bump);
+        let mut reader = Reader::new(TdsVersion::V7_4);
+        let mut input = &bytes[..];
+        let mut types = Vec::new();
+        while let Status::Complete(event) = reader.next(&mut input, &mut meta, &mut []).unwrap() {
+            if let Event::Token(token) = event {
+                types.push(u8::from(token.token_type()));
+            }
+        }
+        assert!(input.is_empty());
+        assert_eq!(
+            types,
+            [
+                0x81, 0xAA, 0xAB, 0xE3, 0xAD, 0x79, 0xA9, 0xED, 0xA4, 0xFD, 0xFE, 0xFF
+            ]
+        );
     }
 
     #[test]
