@@ -422,7 +422,7 @@ pub struct Reader {
     /// Bytes taken in so far: the offset of the next byte.
     pub(super) pos: u64,
     /// `pos` when the current call to [`next`](Self::next) began.
-    call_at: u64,
+    pub(super) call_at: u64,
     pub(super) state: State,
     /// Where the current token began.
     pub(super) token_at: u64,
@@ -665,6 +665,24 @@ impl Reader {
             return Err(e);
         }
         self.call_at = self.pos;
+        if let State::Value {
+            column,
+            ret: false,
+            val: Val::Start,
+        } = self.state
+        {
+            match self.value_in_chunk(input, meta, column) {
+                Ok(Some((value, source))) => {
+                    return Ok(Status::Complete(Event::Value {
+                        column,
+                        value,
+                        source,
+                    }));
+                }
+                Ok(None) => {}
+                Err(e) => return Err(self.fail(e)),
+            }
+        }
         let out = match self.step(input, meta, buf) {
             Ok(Status::Complete(out)) => out,
             Ok(Status::Partial) => return Ok(Status::Partial),

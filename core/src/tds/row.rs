@@ -5,12 +5,14 @@ use core::fmt;
 
 use super::colmetadata::Metadata;
 use super::error::{ErrorKind, Result, Site, error_at};
-use super::reader::{LargeValues, Out, Reader, SCRATCH_LEN, Src, State, ValuePart, le_uint};
+use super::reader::{
+    LargeValues, Out, Reader, SCRATCH_LEN, Src, State, ValuePart, ValueSource, le_uint,
+};
 use super::status::Status;
 use super::token::TokenType;
 use super::type_info::{DataType, Layout, TypeInfo};
 use super::ucs2::Ucs2Check;
-use super::value::check_value;
+use super::value::{Value, check_value};
 
 /// Which row token.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -505,6 +507,42 @@ impl Reader {
                 }))
             }
         }
+    }
+
+    /// A row's value that lies whole in `input` (or a NULL), read straight
+    /// into its event without the state machine's dispatch; `None` leaves
+    /// it to [`step_value`](Self::step_value), as [`whole_value`](Self::whole_value) does.
+    pub(super) fn value_in_chunk<'r, 'c: 'r, 'a: 'r>(
+        &mut self,
+        input: &mut &'c [u8],
+        meta: &Metadata<'a>,
+        column: u16,
+    ) -> Result<Option<(Value<'r>, Option<ValueSource>)>> {
+        let ti = self.type_info(meta, column, false)?;
+        if self.row == RowKind::NbcRow && self.is_null(column) == Some(true) {
+            return Ok(None);
+        }
+        if self.is_skipped(column) {
+            return Ok(None);
+        }
+        let site = self.value_site(column, false);
+        let Some(out) = self.whole_value(input, column, false, &ti, site, false)? else {
+            return Ok(None);
+        };
+        // The value's bytes, or NULL.
+        let (data, source) = match out {
+            Some(Out::Value {
+                src: Some(Src::Input(data, at)),
+                ..
+            }) => (
+                Some(data),
+                Some(ValueSource::Chunk {
+                    offset: (at - self.call_at) as usize,
+                }),
+            ),
+            _ => (None, None),
+        };
+        Ok(Some((Value::checked(ti, data), source)))
     }
 
     /// A value whose length prefix and data both lie in `input`, the common

@@ -38,6 +38,12 @@ impl<'a> Ucs2Str<'a> {
         Ok(Ucs2Str { bytes })
     }
 
+    /// A view over bytes that were checked already, by [`Ucs2Str::new`] or
+    /// by the reader as it read them.
+    pub(crate) const fn from_checked(bytes: &'a [u8]) -> Ucs2Str<'a> {
+        Ucs2Str { bytes }
+    }
+
     /// The raw UCS-2LE bytes.
     pub const fn as_bytes(&self) -> &'a [u8] {
         self.bytes
@@ -135,6 +141,11 @@ impl Ucs2Check {
             rest = tail;
             pos += 1;
         }
+        if self.high_at.is_none() {
+            let plain = plain_units(rest);
+            rest = &rest[plain..];
+            pos += plain as u64;
+        }
         let mut pairs = rest.chunks_exact(2);
         for pair in &mut pairs {
             let unit = u16::from_le_bytes([pair[0], pair[1]]);
@@ -182,6 +193,25 @@ impl Ucs2Check {
     }
 }
 
+/// How many bytes at the start of `bytes` are whole code units that are not
+/// surrogates, looked at four units at a time and rounded down to four.
+fn plain_units(bytes: &[u8]) -> usize {
+    const LANES: u64 = 0x0001_0001_0001_0001;
+    let mut plain = 0;
+    for &word in bytes.as_chunks::<8>().0 {
+        let word = u64::from_le_bytes(word);
+        // A surrogate is 0xD800..=0xDFFF, 0b11011 in its top five bits: its
+        // lane becomes zero, and a zero lane keeps its top bit through
+        // `(t - 1) & !t`, which no other lane below it can set.
+        let t = (word & (LANES * 0xF800)) ^ (LANES * 0xD800);
+        if t.wrapping_sub(LANES) & !t & (LANES * 0x8000) != 0 {
+            break;
+        }
+        plain += 8;
+    }
+    plain
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,6 +250,47 @@ mod tests {
                     .and_then(|()| check.finish())
                     .map_err(|at| at - 100);
                 assert_eq!(split, whole, "{bytes:?} cut at {cut}");
+            }
+        }
+    }
+
+    /// The offset of the first bad byte, by `char::decode_utf16`.
+    fn reference(bytes: &[u8]) -> Result<(), usize> {
+        let units = bytes
+            .chunks_exact(2)
+            .map(|p| u16::from_le_bytes([p[0], p[1]]));
+        let mut at = 0;
+        for c in char::decode_utf16(units) {
+            match c {
+                Ok(c) => at += 2 * c.len_utf16(),
+                Err(_) => return Err(at),
+            }
+        }
+        if bytes.len() % 2 == 1 {
+            return Err(bytes.len() - 1);
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn surrogates_are_found_at_every_place_past_the_fast_scan() {
+        for len in 0..40 {
+            for place in (0..len).step_by(2) {
+                for unit in [0xD800u16, 0xDBFF, 0xDC00, 0xDFFF, 0xD7FF, 0xE000, 0x0041] {
+                    for next in [0xDC00u16, 0x0041] {
+                        let mut bytes = std::vec![0x41u8; len];
+                        for i in (1..len).step_by(2) {
+                            bytes[i] = 0;
+                        }
+                        bytes[place..place + 2.min(len - place)]
+                            .copy_from_slice(&unit.to_le_bytes()[..2.min(len - place)]);
+                        if place + 4 <= len {
+                            bytes[place + 2..place + 4].copy_from_slice(&next.to_le_bytes());
+                        }
+                        let got = Ucs2Str::new(&bytes).map(|_| ());
+                        assert_eq!(got, reference(&bytes), "{bytes:02x?}");
+                    }
+                }
             }
         }
     }

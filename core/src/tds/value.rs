@@ -288,9 +288,9 @@ fn decode<'a>(ti: &TypeInfo<'a>, bytes: &'a [u8]) -> SqlValue<'a> {
             code_page: ti.code_page(),
         }),
         DataType::NChar | DataType::NVarChar | DataType::NText => {
-            Ucs2Str::new(bytes).map_or(fallback, SqlValue::NText)
+            SqlValue::NText(Ucs2Str::from_checked(bytes))
         }
-        DataType::Xml => Ucs2Str::new(bytes).map_or(fallback, SqlValue::Xml),
+        DataType::Xml => SqlValue::Xml(Ucs2Str::from_checked(bytes)),
         DataType::Variant => match split_variant(bytes) {
             Some((inner, data)) => decode(&inner, data),
             None => fallback,
