@@ -100,7 +100,7 @@ mod value;
 mod version;
 
 pub use codepage::CodePage;
-pub use colmetadata::{ColMetadata, Column, ColumnFlags, DEFAULT_ARENA_LIMIT, Metadata};
+pub use colmetadata::{ColMetadata, Column, ColumnFlags};
 pub use deframe::{Deframer, Payload};
 pub use done::{Done, DoneKind, DoneStatus};
 pub use envchange::{EnvChange, EnvChangeType, EnvValue};
@@ -115,8 +115,8 @@ pub use order::Order;
 pub use owned::OwnedMetadata;
 pub use packet::{HEADER_LEN, MAX_PACKET_LEN, PacketHeader, PacketStatus, PacketType};
 pub use reader::{
-    Event, INLINE_VALUE_LEN, LargeValues, MAX_COLUMNS, MetaPart, Reader, ReaderState, Token,
-    ValuePart, ValueSource,
+    DEFAULT_ARENA_LIMIT, Event, INLINE_VALUE_LEN, LargeValues, MAX_COLUMNS, MetaPart, Metadata,
+    Reader, ReaderState, Token, ValuePart, ValueSource,
 };
 pub use returnstatus::ReturnStatus;
 pub use returnvalue::ReturnValue;

@@ -3,7 +3,8 @@
 
 use bumpalo::Bump;
 
-use super::colmetadata::{Column, Metadata};
+use super::colmetadata::Column;
+use super::reader::Metadata;
 use super::returnvalue::ReturnValue;
 
 self_cell::self_cell!(

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use super::colmetadata::{ColMetadata, MetaState, Metadata};
+use super::colmetadata::ColMetadata;
 use super::done::{Done, DoneKind};
 use super::envchange::EnvChange;
 use super::error::{Error, ErrorKind, Result, Site, error_at};
@@ -14,7 +14,7 @@ use super::loginack::LoginAck;
 use super::order::Order;
 use super::returnstatus::ReturnStatus;
 use super::returnvalue::ReturnValue;
-use super::row::{RowKind, Val};
+use super::row::RowKind;
 use super::sessionstate::SessionState;
 use super::sspi::Sspi;
 use super::status::Status;
@@ -23,6 +23,14 @@ use super::type_info::TypeInfo;
 use super::ucs2::Ucs2Check;
 use super::value::Value;
 use super::version::TdsVersion;
+use meta::MetaState;
+use row::Val;
+
+mod meta;
+mod metadata;
+mod row;
+
+pub use metadata::{DEFAULT_ARENA_LIMIT, Metadata};
 
 /// Bytes of fixed scratch space: enough for any fixed field (a DONE body,
 /// a PLP total, a TYPE_INFO, a text pointer length) and for whole values
