@@ -8,7 +8,7 @@ use crate::tds::error::{ErrorKind, Result, Site, error_at};
 use crate::tds::row::RowKind;
 use crate::tds::status::Status;
 use crate::tds::type_info::{DataType, Layout, TypeInfo};
-use crate::tds::ucs2::Ucs2Check;
+use crate::tds::ucs2::{Ucs2Check, Ucs2Str};
 use crate::tds::value::{Value, check_value};
 
 /// Where a value's data goes.
@@ -558,11 +558,13 @@ impl Reader {
         if !ret {
             self.set_null(column, false);
         }
-        self.dest(ti, skip);
+        self.value_at = self.pos;
         let at = self.pos;
         let data = self.take(input, len as usize);
-        self.check_text(data, at, site)?;
-        self.finish_text(site)?;
+        if ti.data_type.is_ucs2() {
+            Ucs2Str::new(data)
+                .map_err(|bad| error_at(ErrorKind::InvalidUcs2(site), at + bad as u64))?;
+        }
         self.check_whole(ti, data, site)?;
         self.column_done(column, ret);
         Ok(Some(Some(Out::Value {
