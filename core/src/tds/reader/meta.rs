@@ -140,15 +140,15 @@ impl Reader {
         if !matches!(state.step, Step::Count | Step::Columns | Step::Ordinal)
             && meta.filling != self.stamp()
         {
-            return Err(error_at(ErrorKind::NoMetadata(site), self.pos));
+            return Err(error_at(ErrorKind::NoMetadata(site), self.cursor.pos));
         }
         let out = match state.step {
             Step::Count => {
-                if !self.fill(input, 2) {
+                if !self.cursor.fill(input, 2) {
                     return Ok(Status::Partial);
                 }
-                let at = self.pos - 2;
-                let count = self.scratch_uint(2) as u16;
+                let at = self.cursor.pos - 2;
+                let count = self.cursor.scratch_uint(2) as u16;
                 if count == 0xFFFF {
                     self.state = State::Token;
                     return Ok(Status::Complete(Some(Out::ColMetadata {
@@ -164,9 +164,9 @@ impl Reader {
             }
             Step::Columns => {
                 // Nothing was taken since the count.
-                let at = self.pos - 2;
+                let at = self.cursor.pos - 2;
                 self.generation = self.generation.wrapping_add(1).max(1);
-                self.skip = [0; MAX_COLUMNS as usize / 8];
+                self.row.skip = [0; MAX_COLUMNS as usize / 8];
                 self.stamp_metadata(meta);
                 meta.generation = 0;
                 meta.columns = &[];
@@ -182,51 +182,51 @@ impl Reader {
                 None
             }
             Step::Ordinal => {
-                if !self.fill(input, 2) {
+                if !self.cursor.fill(input, 2) {
                     return Ok(Status::Partial);
                 }
                 self.stamp_metadata(meta);
                 meta.builder.draft = Draft::EMPTY;
-                meta.builder.draft.ordinal = self.scratch_uint(2) as u16;
+                meta.builder.draft.ordinal = self.cursor.scratch_uint(2) as u16;
                 state.step = Step::StrLen {
                     slot: Slot::ParamName,
                 };
                 None
             }
             Step::Status => {
-                if !self.fill(input, 1) {
+                if !self.cursor.fill(input, 1) {
                     return Ok(Status::Partial);
                 }
-                meta.builder.draft.status = self.scratch[0];
+                meta.builder.draft.status = self.cursor.scratch[0];
                 state.step = Step::UserType;
                 None
             }
             Step::UserType => {
                 let width = if self.version.is_7_2_or_later() { 4 } else { 2 };
-                if !self.fill(input, width) {
+                if !self.cursor.fill(input, width) {
                     return Ok(Status::Partial);
                 }
-                meta.builder.draft.user_type = self.scratch_uint(width) as u32;
+                meta.builder.draft.user_type = self.cursor.scratch_uint(width) as u32;
                 state.step = Step::Flags;
                 None
             }
             Step::Flags => {
-                if !self.fill(input, 2) {
+                if !self.cursor.fill(input, 2) {
                     return Ok(Status::Partial);
                 }
-                meta.builder.draft.flags = self.scratch_uint(2) as u16;
+                meta.builder.draft.flags = self.cursor.scratch_uint(2) as u16;
                 state.step = Step::TypeId;
                 None
             }
             Step::TypeId => {
-                if !self.fill(input, 1) {
+                if !self.cursor.fill(input, 1) {
                     return Ok(Status::Partial);
                 }
-                let at = self.pos - 1;
-                let data_type = DataType::from(self.scratch[0]);
+                let at = self.cursor.pos - 1;
+                let data_type = DataType::from(self.cursor.scratch[0]);
                 let Some(len) = data_type.info_len() else {
                     return Err(error_at(
-                        ErrorKind::UnknownDataType(site, self.scratch[0]),
+                        ErrorKind::UnknownDataType(site, self.cursor.scratch[0]),
                         at,
                     ));
                 };
@@ -235,11 +235,11 @@ impl Reader {
             }
             Step::TypeFixed { data_type, len } => {
                 let len = usize::from(len);
-                if !self.fill(input, len) {
+                if !self.cursor.fill(input, len) {
                     return Ok(Status::Partial);
                 }
-                let at = self.pos - len as u64 - 1;
-                let info = TypeInfo::parse_fixed(data_type, &self.scratch[..len], site)
+                let at = self.cursor.pos - len as u64 - 1;
+                let info = TypeInfo::parse_fixed(data_type, &self.cursor.scratch[..len], site)
                     .map_err(|(kind, i)| error_at(kind, at + 1 + i as u64))?;
                 meta.builder.draft.type_info = info;
                 state.step = match data_type {
@@ -252,30 +252,30 @@ impl Reader {
                 None
             }
             Step::XmlPresent => {
-                if !self.fill(input, 1) {
+                if !self.cursor.fill(input, 1) {
                     return Ok(Status::Partial);
                 }
-                state.step = match self.scratch[0] {
+                state.step = match self.cursor.scratch[0] {
                     0 => self.after_type(&state, meta, DataType::Xml)?,
                     1 => Step::StrLen {
                         slot: Slot::TypeName(0),
                     },
                     _ => {
-                        let at = self.pos - 1;
+                        let at = self.cursor.pos - 1;
                         return Err(error_at(ErrorKind::InvalidTypeInfo(site), at));
                     }
                 };
                 None
             }
             Step::TableParts => {
-                if !self.fill(input, 1) {
+                if !self.cursor.fill(input, 1) {
                     return Ok(Status::Partial);
                 }
-                let parts = usize::from(self.scratch[0]);
+                let parts = usize::from(self.cursor.scratch[0]);
                 meta.builder.table = meta
                     .bump
                     .try_alloc_slice_fill_copy(parts, Ucs2Str::EMPTY)
-                    .map_err(|_| arena_full(self.pos - 1))?;
+                    .map_err(|_| arena_full(self.cursor.pos - 1))?;
                 state.step = Step::StrLen {
                     slot: if parts == 0 {
                         Slot::ColName
@@ -298,11 +298,11 @@ impl Reader {
                     }
                     Slot::ParamName | Slot::ColName => 1,
                 };
-                if !self.fill(input, width) {
+                if !self.cursor.fill(input, width) {
                     return Ok(Status::Partial);
                 }
-                let len = self.scratch_uint(width) as u32 * 2;
-                let at = self.pos;
+                let len = self.cursor.scratch_uint(width) as u32 * 2;
+                let at = self.cursor.pos;
                 meta.builder.pending = meta
                     .bump
                     .try_alloc_slice_fill_copy(len as usize, 0u8)
@@ -322,7 +322,7 @@ impl Reader {
                 at,
             } => {
                 let from = have as usize;
-                let taken = self.take(input, (len - have) as usize);
+                let taken = self.cursor.take(input, (len - have) as usize);
                 let to = from + taken.len();
                 if let Some(dest) = meta.builder.pending.get_mut(from..to) {
                     dest.copy_from_slice(taken);
@@ -373,7 +373,7 @@ impl Reader {
                             let names: &'a TypeNames<'a> = meta
                                 .bump
                                 .try_alloc(value)
-                                .map_err(|_| arena_full(self.pos))?;
+                                .map_err(|_| arena_full(self.cursor.pos))?;
                             meta.builder.draft.type_info.names = Some(names);
                             state.step = self.after_type(&state, meta, data_type)?;
                         }
@@ -464,7 +464,7 @@ impl Reader {
             meta.builder.table = meta
                 .bump
                 .try_alloc_slice_fill_copy(1, Ucs2Str::EMPTY)
-                .map_err(|_| error_at(ErrorKind::ArenaFull(state.site()), self.pos))?;
+                .map_err(|_| error_at(ErrorKind::ArenaFull(state.site()), self.cursor.pos))?;
             Step::StrLen {
                 slot: Slot::TablePart(0),
             }

@@ -20,12 +20,13 @@ use super::sspi::Sspi;
 use super::status::Status;
 use super::token::TokenType;
 use super::type_info::TypeInfo;
-use super::ucs2::Ucs2Check;
 use super::value::Value;
 use super::version::TdsVersion;
+use cursor::Cursor;
 use meta::MetaState;
-use row::Val;
+use row::{RowMachine, Val};
 
+mod cursor;
 mod meta;
 mod metadata;
 mod row;
@@ -425,44 +426,30 @@ pub(super) enum State {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Reader {
-    pub(super) version: TdsVersion,
-    pub(super) large: LargeValues,
-    /// Bytes taken in so far: the offset of the next byte.
-    pub(super) pos: u64,
-    /// `pos` when the current call to [`next`](Self::next) began.
-    pub(super) call_at: u64,
-    pub(super) state: State,
+    version: TdsVersion,
+    large: LargeValues,
+    /// Where the reader is in the stream, and the field it is gathering.
+    cursor: Cursor,
+    /// `cursor.pos` when the current call to [`next`](Self::next) began.
+    call_at: u64,
+    state: State,
     /// Where the current token began.
-    pub(super) token_at: u64,
-    pub(super) scratch: [u8; SCRATCH_LEN],
-    /// Bytes of a field gathered in `scratch`.
-    pub(super) have: u8,
+    token_at: u64,
     /// The generation stamped on the [`Metadata`] this reader filled last
     /// (0: none yet).
-    pub(super) generation: u32,
-    /// The current row's token: ROW or NBCROW.
-    pub(super) row: RowKind,
-    /// Null bits of the current row (the NBC bitmap, or set as each
-    /// column's length is read), for the first `known` columns.
-    pub(super) nulls: [u8; MAX_COLUMNS as usize / 8],
-    pub(super) known: u16,
-    /// Columns the caller asked to skip.
-    pub(super) skip: [u8; MAX_COLUMNS as usize / 8],
-    /// UCS-2 check of the value being read, when it is text.
-    pub(super) ucs2: Option<Ucs2Check>,
-    /// Where the current value's data began (for checks of whole values).
-    pub(super) value_at: u64,
+    generation: u32,
+    /// The row machine's own state: the current row's NULLs and the value
+    /// being read.
+    row: RowMachine,
     /// FEATUREEXTACK acknowledged column encryption: COLMETADATA would
     /// carry a CEK table, which leanwire does not read.
-    pub(super) column_encryption: bool,
+    column_encryption: bool,
     /// Stamped on the [`Metadata`] a COLMETADATA or RETURNVALUE header is
     /// being read into.
-    pub(super) meta_stamp: u32,
+    meta_stamp: u32,
     /// A RETURNVALUE header was just read: its event is next.
-    pub(super) return_value_ready: bool,
-    /// Columns of the current row.
-    pub(super) ncols: u16,
-    pub(super) failed: Option<Error>,
+    return_value_ready: bool,
+    failed: Option<Error>,
 }
 
 impl Reader {
@@ -472,23 +459,15 @@ impl Reader {
         Reader {
             version,
             large: LargeValues::Assemble,
-            pos: 0,
+            cursor: Cursor::new(),
             call_at: 0,
             state: State::Token,
             token_at: 0,
-            scratch: [0; SCRATCH_LEN],
-            have: 0,
             generation: 0,
-            row: RowKind::Row,
-            nulls: [0; MAX_COLUMNS as usize / 8],
-            known: 0,
-            skip: [0; MAX_COLUMNS as usize / 8],
-            ucs2: None,
-            value_at: 0,
+            row: RowMachine::new(),
             column_encryption: false,
             meta_stamp: 0,
             return_value_ready: false,
-            ncols: 0,
             failed: None,
         }
     }
@@ -519,7 +498,7 @@ impl Reader {
     /// [`is_null`](Self::is_null) still answers for it. Reset by each
     /// COLMETADATA. Columns past [`MAX_COLUMNS`] are ignored.
     pub fn skip_column(&mut self, column: u16, skip: bool) {
-        if let Some(byte) = self.skip.get_mut(usize::from(column / 8)) {
+        if let Some(byte) = self.row.skip.get_mut(usize::from(column / 8)) {
             let bit = 1 << (column % 8);
             if skip {
                 *byte |= bit;
@@ -530,7 +509,8 @@ impl Reader {
     }
 
     pub(super) fn is_skipped(&self, column: u16) -> bool {
-        self.skip
+        self.row
+            .skip
             .get(usize::from(column / 8))
             .is_some_and(|byte| byte & (1 << (column % 8)) != 0)
     }
@@ -540,15 +520,15 @@ impl Reader {
     /// null bitmap), and for a ROW's columns once the reader has read their
     /// length. `None` when not known yet.
     pub fn is_null(&self, column: u16) -> Option<bool> {
-        if column >= self.known {
+        if column >= self.row.known {
             return None;
         }
-        let byte = self.nulls[usize::from(column / 8)];
+        let byte = self.row.nulls[usize::from(column / 8)];
         Some(byte & (1 << (column % 8)) != 0)
     }
 
     pub(super) fn set_null(&mut self, column: u16, null: bool) {
-        if let Some(byte) = self.nulls.get_mut(usize::from(column / 8)) {
+        if let Some(byte) = self.row.nulls.get_mut(usize::from(column / 8)) {
             let bit = 1 << (column % 8);
             if null {
                 *byte |= bit;
@@ -556,12 +536,12 @@ impl Reader {
                 *byte &= !bit;
             }
         }
-        self.known = self.known.max(column + 1);
+        self.row.known = self.row.known.max(column + 1);
     }
 
     /// Bytes taken in so far (the offset of the next byte).
     pub const fn offset(&self) -> u64 {
-        self.pos
+        self.cursor.pos
     }
 
     /// Where the reader is, by name.
@@ -570,7 +550,7 @@ impl Reader {
             State::Token => ReaderState::TokenStart,
             State::Fixed { token, len } => ReaderState::TokenBody {
                 token,
-                have: u32::from(self.have),
+                have: u32::from(self.cursor.have),
                 len: u32::from(len),
             },
             State::Length { token, .. } => ReaderState::TokenLength { token },
@@ -584,7 +564,7 @@ impl Reader {
                 token: if ret {
                     TokenType::ReturnValue
                 } else {
-                    self.row.token()
+                    self.row.kind.token()
                 },
                 column,
                 part: val.part(),
@@ -612,7 +592,7 @@ impl Reader {
         if ret {
             Site::token(TokenType::ReturnValue)
         } else {
-            Site::column(self.row.token(), column)
+            Site::column(self.row.kind.token(), column)
         }
     }
 
@@ -625,36 +605,11 @@ impl Reader {
         }
         match self.state {
             State::Token | State::RowEnd => Ok(()),
-            _ => Err(error_at(ErrorKind::UnexpectedEof(self.site()), self.pos)),
+            _ => Err(error_at(
+                ErrorKind::UnexpectedEof(self.site()),
+                self.cursor.pos,
+            )),
         }
-    }
-
-    /// Takes up to `n` bytes from the front of `input`.
-    pub(super) fn take<'c>(&mut self, input: &mut &'c [u8], n: usize) -> &'c [u8] {
-        let (taken, rest) = input.split_at(n.min(input.len()));
-        *input = rest;
-        self.pos += taken.len() as u64;
-        taken
-    }
-
-    /// Gathers a `need`-byte field in scratch; `true` once it is complete
-    /// (then it is in `scratch[..need]`, and the next field starts afresh).
-    pub(super) fn fill(&mut self, input: &mut &[u8], need: usize) -> bool {
-        let have = usize::from(self.have);
-        let taken = self.take(input, need.saturating_sub(have));
-        self.scratch[have..have + taken.len()].copy_from_slice(taken);
-        if have + taken.len() == need {
-            self.have = 0;
-            true
-        } else {
-            self.have = (have + taken.len()) as u8;
-            false
-        }
-    }
-
-    /// A little-endian unsigned integer from `scratch[..width]`.
-    pub(super) fn scratch_uint(&self, width: usize) -> u64 {
-        le_uint(&self.scratch[..width])
     }
 
     /// Takes bytes from the front of `input` and returns the next event, or
@@ -672,7 +627,7 @@ impl Reader {
         if let Some(e) = self.failed {
             return Err(e);
         }
-        self.call_at = self.pos;
+        self.call_at = self.cursor.pos;
         if let State::Value {
             column,
             ret: false,
@@ -719,8 +674,8 @@ impl Reader {
                     let Some(&byte) = input.first() else {
                         return Ok(Status::Partial);
                     };
-                    let at = self.pos;
-                    self.take(input, 1);
+                    let at = self.cursor.pos;
+                    self.cursor.take(input, 1);
                     self.token_at = at;
                     if let Some(out) = self.start_token(byte, at, meta)? {
                         return Ok(Status::Complete(out));
@@ -728,12 +683,12 @@ impl Reader {
                 }
                 State::Fixed { token, len } => {
                     let len = usize::from(len);
-                    if !self.fill(input, len) {
+                    if !self.cursor.fill(input, len) {
                         return Ok(Status::Partial);
                     }
                     self.state = State::Token;
-                    let at = self.pos - len as u64;
-                    let body = &self.scratch[..len];
+                    let at = self.cursor.pos - len as u64;
+                    let body = &self.cursor.scratch[..len];
                     let out = match token {
                         TokenType::ReturnStatus => Out::ReturnStatus(
                             ReturnStatus::parse(body).map_err(|e| shift(e, at))?.0,
@@ -753,15 +708,15 @@ impl Reader {
                 }
                 State::Length { token, width } => {
                     let width = usize::from(width);
-                    if !self.fill(input, width) {
+                    if !self.cursor.fill(input, width) {
                         return Ok(Status::Partial);
                     }
-                    let len = self.scratch_uint(width) as u32;
+                    let len = self.cursor.scratch_uint(width) as u32;
                     self.state = State::Body {
                         token,
                         len,
                         have: 0,
-                        at: self.pos,
+                        at: self.cursor.pos,
                     };
                 }
                 State::Body {
@@ -772,7 +727,7 @@ impl Reader {
                 } => {
                     let total = len as usize;
                     if have == 0 && input.len() >= total {
-                        let body = self.take(input, total);
+                        let body = self.cursor.take(input, total);
                         self.state = State::Token;
                         return Ok(Status::Complete(Out::Body {
                             token,
@@ -786,7 +741,7 @@ impl Reader {
                         return Err(error_at(ErrorKind::BufferTooSmall(Site::token(token)), at));
                     }
                     let have = have as usize;
-                    let taken = self.take(input, total - have);
+                    let taken = self.cursor.take(input, total - have);
                     buf[have..have + taken.len()].copy_from_slice(taken);
                     let have = have + taken.len();
                     if have < total {
@@ -825,7 +780,10 @@ impl Reader {
                     return Ok(Status::Complete(Out::RowEnd));
                 }
                 State::Failed => {
-                    return Err(error_at(ErrorKind::UnexpectedEof(self.site()), self.pos));
+                    return Err(error_at(
+                        ErrorKind::UnexpectedEof(self.site()),
+                        self.cursor.pos,
+                    ));
                 }
             }
         }
@@ -860,7 +818,7 @@ impl Reader {
             TokenType::FeatureExtAck => State::Feature {
                 copied: 0,
                 step: FeatureStep::Id,
-                at: self.pos,
+                at: self.cursor.pos,
             },
             TokenType::ColMetadata => {
                 if self.column_encryption {
@@ -937,7 +895,7 @@ impl Reader {
         }
         let site = Site::token(TokenType::FeatureExtAck);
         if end.is_some() && copied == 0 {
-            let body = self.take(input, i);
+            let body = self.cursor.take(input, i);
             self.state = State::Token;
             return Ok(Status::Complete(Out::Body {
                 token: TokenType::FeatureExtAck,
@@ -950,7 +908,7 @@ impl Reader {
         let Some(to) = to else {
             return Err(error_at(ErrorKind::BufferTooSmall(site), at));
         };
-        let walked = self.take(input, i);
+        let walked = self.cursor.take(input, i);
         buf[from..to].copy_from_slice(walked);
         if end.is_some() {
             self.state = State::Token;
@@ -1001,7 +959,7 @@ impl Reader {
                 Some(rv) => Event::Token(Token::ReturnValue(*rv)),
                 None => {
                     let site = Site::token(TokenType::ReturnValue);
-                    return Err(self.fail(error_at(ErrorKind::NoMetadata(site), self.pos)));
+                    return Err(self.fail(error_at(ErrorKind::NoMetadata(site), self.cursor.pos)));
                 }
             },
             Out::RowStart(kind) => Event::RowStart(kind),
@@ -1019,7 +977,9 @@ impl Reader {
                         }),
                     ),
                     Some(Src::Buf(n)) => (Some(&buf[..n]), Some(ValueSource::Buffer)),
-                    Some(Src::Scratch(n)) => (Some(&self.scratch[..n]), Some(ValueSource::Inline)),
+                    Some(Src::Scratch(n)) => {
+                        (Some(&self.cursor.scratch[..n]), Some(ValueSource::Inline))
+                    }
                 };
                 Event::Value {
                     column,
@@ -1056,7 +1016,7 @@ impl Reader {
         found.ok_or_else(|| {
             error_at(
                 ErrorKind::NoMetadata(self.value_site(column, ret)),
-                self.pos,
+                self.cursor.pos,
             )
         })
     }

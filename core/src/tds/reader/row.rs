@@ -3,13 +3,51 @@
 //! the same way.
 
 use super::metadata::Metadata;
-use super::{LargeValues, Out, Reader, SCRATCH_LEN, Src, State, ValuePart, ValueSource, le_uint};
+use super::{
+    LargeValues, MAX_COLUMNS, Out, Reader, SCRATCH_LEN, Src, State, ValuePart, ValueSource, le_uint,
+};
 use crate::tds::error::{ErrorKind, Result, Site, error_at};
 use crate::tds::row::RowKind;
 use crate::tds::status::Status;
 use crate::tds::type_info::{DataType, Layout, TypeInfo};
 use crate::tds::ucs2::{Ucs2Check, Ucs2Str};
 use crate::tds::value::{Value, check_value};
+
+/// The row machine's own state: which row token is being read, which of
+/// its columns are NULL, which the caller skips, and where the value being
+/// read began.
+#[derive(Clone, Debug)]
+pub(super) struct RowMachine {
+    /// The current row's token: ROW or NBCROW.
+    pub(super) kind: RowKind,
+    /// Columns of the current row.
+    pub(super) columns: u16,
+    /// Null bits of the current row (the NBC bitmap, or set as each
+    /// column's length is read), for the first `known` columns.
+    pub(super) nulls: [u8; MAX_COLUMNS as usize / 8],
+    pub(super) known: u16,
+    /// Columns the caller asked to skip.
+    pub(super) skip: [u8; MAX_COLUMNS as usize / 8],
+    /// UCS-2 check of the value being read, when it is text.
+    pub(super) ucs2: Option<Ucs2Check>,
+    /// Where the current value's data began (for checks of whole values).
+    pub(super) value_at: u64,
+}
+
+impl RowMachine {
+    /// Before any row.
+    pub(super) const fn new() -> RowMachine {
+        RowMachine {
+            kind: RowKind::Row,
+            columns: 0,
+            nulls: [0; MAX_COLUMNS as usize / 8],
+            known: 0,
+            skip: [0; MAX_COLUMNS as usize / 8],
+            ucs2: None,
+            value_at: 0,
+        }
+    }
+}
 
 /// Where a value's data goes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -105,11 +143,11 @@ impl Reader {
             ));
         }
         let ncols = meta.columns().len() as u16;
-        self.row = kind;
-        self.ncols = ncols;
-        self.known = 0;
+        self.row.kind = kind;
+        self.row.columns = ncols;
+        self.row.known = 0;
         let bytes = usize::from(ncols).div_ceil(8);
-        self.nulls[..bytes].fill(0);
+        self.row.nulls[..bytes].fill(0);
         self.state = match (kind, ncols) {
             (RowKind::NbcRow, _) => State::Bitmap { have: 0 },
             (RowKind::Row, 0) => State::RowEnd,
@@ -132,17 +170,17 @@ impl Reader {
     ) -> Step<'c> {
         match self.state {
             State::Bitmap { have } => {
-                let need = usize::from(self.ncols).div_ceil(8);
+                let need = usize::from(self.row.columns).div_ceil(8);
                 let from = usize::from(have);
-                let taken = self.take(input, need - from);
-                self.nulls[from..from + taken.len()].copy_from_slice(taken);
+                let taken = self.cursor.take(input, need - from);
+                self.row.nulls[from..from + taken.len()].copy_from_slice(taken);
                 let have = from + taken.len();
                 if have < need {
                     self.state = State::Bitmap { have: have as u16 };
                     return Ok(Status::Partial);
                 }
-                self.known = self.ncols;
-                self.state = match self.ncols {
+                self.row.known = self.row.columns;
+                self.state = match self.row.columns {
                     0 => State::RowEnd,
                     _ => State::Value {
                         column: 0,
@@ -169,7 +207,7 @@ impl Reader {
     fn column_done(&mut self, column: u16, ret: bool) {
         self.state = if ret {
             State::Token
-        } else if column + 1 >= self.ncols {
+        } else if column + 1 >= self.row.columns {
             State::RowEnd
         } else {
             State::Value {
@@ -194,7 +232,7 @@ impl Reader {
     }
 
     fn check_text(&mut self, piece: &[u8], at: u64, site: Site) -> Result<()> {
-        match &mut self.ucs2 {
+        match &mut self.row.ucs2 {
             Some(check) => check
                 .feed(piece, at)
                 .map_err(|bad| error_at(ErrorKind::InvalidUcs2(site), bad)),
@@ -203,7 +241,7 @@ impl Reader {
     }
 
     fn finish_text(&mut self, site: Site) -> Result<()> {
-        match self.ucs2.take() {
+        match self.row.ucs2.take() {
             Some(mut check) => check
                 .finish()
                 .map_err(|bad| error_at(ErrorKind::InvalidUcs2(site), bad)),
@@ -214,18 +252,18 @@ impl Reader {
     /// The caller's buffer cannot hold the value (or was swapped for a
     /// smaller one while the value was being assembled in it).
     fn buffer_too_small(&self, site: Site) -> crate::tds::error::Error {
-        error_at(ErrorKind::BufferTooSmall(site), self.value_at)
+        error_at(ErrorKind::BufferTooSmall(site), self.row.value_at)
     }
 
     fn check_whole(&self, ti: &TypeInfo<'_>, data: &[u8], site: Site) -> Result<()> {
         check_value(ti, data)
-            .map_err(|i| error_at(ErrorKind::InvalidValue(site), self.value_at + i as u64))
+            .map_err(|i| error_at(ErrorKind::InvalidValue(site), self.row.value_at + i as u64))
     }
 
     /// Where a value with data starts going.
     fn dest(&mut self, ti: &TypeInfo<'_>, skip: bool) -> Dest {
-        self.value_at = self.pos;
-        self.ucs2 = (ti.data_type.is_ucs2() && !skip).then(Ucs2Check::default);
+        self.row.value_at = self.cursor.pos;
+        self.row.ucs2 = (ti.data_type.is_ucs2() && !skip).then(Ucs2Check::default);
         if skip {
             Dest::Skip
         } else if self.large == LargeValues::Stream && ti.is_large() {
@@ -275,7 +313,7 @@ impl Reader {
         let done = |out| Ok(Status::Complete(out));
         match val {
             Val::Start => {
-                if !ret && self.row == RowKind::NbcRow && self.is_null(column) == Some(true) {
+                if !ret && self.row.kind == RowKind::NbcRow && self.is_null(column) == Some(true) {
                     return done(self.null(column, ret, skip));
                 }
                 if let Some(out) = self.whole_value(input, column, ret, ti, site, skip)? {
@@ -298,11 +336,11 @@ impl Reader {
             }
             Val::Prefix { width } => {
                 let width = usize::from(width);
-                if !self.fill(input, width) {
+                if !self.cursor.fill(input, width) {
                     return Ok(Status::Partial);
                 }
-                let at = self.pos - width as u64;
-                let len = self.scratch_uint(width);
+                let at = self.cursor.pos - width as u64;
+                let len = self.cursor.scratch_uint(width);
                 let layout = ti.layout();
                 if layout.is_null_prefix(len) {
                     return done(self.null(column, ret, skip));
@@ -331,7 +369,7 @@ impl Reader {
                 done(self.begin_data(column, ret, ti, len as u32, skip))
             }
             Val::TextPtr { left } => {
-                let taken = self.take(input, usize::from(left)).len() as u16;
+                let taken = self.cursor.take(input, usize::from(left)).len() as u16;
                 if taken < left {
                     self.set_val(column, ret, Val::TextPtr { left: left - taken });
                     return Ok(Status::Partial);
@@ -340,12 +378,15 @@ impl Reader {
                 done(None)
             }
             Val::TextLen => {
-                if !self.fill(input, 4) {
+                if !self.cursor.fill(input, 4) {
                     return Ok(Status::Partial);
                 }
-                let len = self.scratch_uint(4);
+                let len = self.cursor.scratch_uint(4);
                 if len > u64::from(ti.max_len) {
-                    return Err(error_at(ErrorKind::LengthOverflow(site), self.pos - 4));
+                    return Err(error_at(
+                        ErrorKind::LengthOverflow(site),
+                        self.cursor.pos - 4,
+                    ));
                 }
                 done(self.begin_data(column, ret, ti, len as u32, skip))
             }
@@ -353,10 +394,10 @@ impl Reader {
                 self.step_data(input, buf, column, ret, ti, site, left, len, dest)
             }
             Val::PlpTotal => {
-                if !self.fill(input, 8) {
+                if !self.cursor.fill(input, 8) {
                     return Ok(Status::Partial);
                 }
-                let total = self.scratch_uint(8);
+                let total = self.cursor.scratch_uint(8);
                 if total == u64::MAX {
                     return done(self.null(column, ret, skip));
                 }
@@ -379,16 +420,16 @@ impl Reader {
             Val::PlpChunkLen { got, total, dest } => {
                 if dest == Dest::Borrow
                     && got == 0
-                    && self.have == 0
+                    && self.cursor.have == 0
                     && let Some(out) = self.plp_in_one_piece(input, column, ret, ti, site, total)?
                 {
                     return done(Some(out));
                 }
-                if !self.fill(input, 4) {
+                if !self.cursor.fill(input, 4) {
                     return Ok(Status::Partial);
                 }
-                let at = self.pos - 4;
-                let len = self.scratch_uint(4);
+                let at = self.cursor.pos - 4;
+                let len = self.cursor.scratch_uint(4);
                 if len == 0 {
                     if total.is_some_and(|total| total != got) {
                         return Err(error_at(ErrorKind::PlpLengthMismatch(site), at));
@@ -402,7 +443,7 @@ impl Reader {
                         Dest::Borrow => Some(Out::Value {
                             column,
                             ret,
-                            src: Some(Src::Input(&[], self.pos)),
+                            src: Some(Src::Input(&[], self.cursor.pos)),
                         }),
                         Dest::Buf | Dest::Scratch => {
                             let data = buf.get(..got).ok_or_else(|| self.buffer_too_small(site))?;
@@ -452,8 +493,8 @@ impl Reader {
                 if input.is_empty() {
                     return Ok(Status::Partial);
                 }
-                let at = self.pos;
-                let piece = self.take(input, left as usize);
+                let at = self.cursor.pos;
+                let piece = self.cursor.take(input, left as usize);
                 self.check_text(piece, at, site)?;
                 let n = piece.len();
                 if dest == Dest::Buf {
@@ -491,7 +532,7 @@ impl Reader {
         column: u16,
     ) -> Result<Option<(Value<'r>, Option<ValueSource>)>> {
         let ti = self.type_info(meta, column, false)?;
-        if self.row == RowKind::NbcRow && self.is_null(column) == Some(true) {
+        if self.row.kind == RowKind::NbcRow && self.is_null(column) == Some(true) {
             return Ok(None);
         }
         if self.is_skipped(column) {
@@ -548,19 +589,19 @@ impl Reader {
             }
         };
         if layout.is_null_prefix(len) {
-            self.take(input, width);
+            self.cursor.take(input, width);
             return Ok(Some(self.null(column, ret, skip)));
         }
         if (width > 0 && !ti.value_len_ok(len)) || ((input.len() - width) as u64) < len {
             return Ok(None);
         }
-        self.take(input, width);
+        self.cursor.take(input, width);
         if !ret {
             self.set_null(column, false);
         }
-        self.value_at = self.pos;
-        let at = self.pos;
-        let data = self.take(input, len as usize);
+        self.row.value_at = self.cursor.pos;
+        let at = self.cursor.pos;
+        let data = self.cursor.take(input, len as usize);
         if ti.data_type.is_ucs2() {
             Ucs2Str::new(data)
                 .map_err(|bad| error_at(ErrorKind::InvalidUcs2(site), at + bad as u64))?;
@@ -591,7 +632,7 @@ impl Reader {
         let total = len as usize;
         match dest {
             Dest::Skip => {
-                let taken = self.take(input, left as usize).len() as u32;
+                let taken = self.cursor.take(input, left as usize).len() as u32;
                 if taken < left {
                     self.set_val(
                         column,
@@ -616,8 +657,8 @@ impl Reader {
                 if input.is_empty() {
                     return Ok(Status::Partial);
                 }
-                let at = self.pos;
-                let piece = self.take(input, left as usize);
+                let at = self.cursor.pos;
+                let piece = self.cursor.take(input, left as usize);
                 self.check_text(piece, at, site)?;
                 self.set_val(
                     column,
@@ -635,8 +676,8 @@ impl Reader {
             }
             Dest::Borrow => {
                 if input.len() >= total {
-                    let at = self.pos;
-                    let data = self.take(input, total);
+                    let at = self.cursor.pos;
+                    let data = self.cursor.take(input, total);
                     self.check_text(data, at, site)?;
                     self.finish_text(site)?;
                     self.check_whole(ti, data, site)?;
@@ -652,18 +693,18 @@ impl Reader {
                 } else if total <= buf.len() {
                     Dest::Buf
                 } else {
-                    return Err(error_at(ErrorKind::BufferTooSmall(site), self.value_at));
+                    return Err(error_at(ErrorKind::BufferTooSmall(site), self.row.value_at));
                 };
                 self.set_val(column, ret, Val::Data { left, len, dest });
                 Ok(Status::Complete(None))
             }
             Dest::Scratch | Dest::Buf => {
                 let from = total - left as usize;
-                let at = self.pos;
-                let piece = self.take(input, left as usize);
+                let at = self.cursor.pos;
+                let piece = self.cursor.take(input, left as usize);
                 let to = from + piece.len();
                 match dest {
-                    Dest::Scratch => self.scratch[from..to].copy_from_slice(piece),
+                    Dest::Scratch => self.cursor.scratch[from..to].copy_from_slice(piece),
                     _ => buf
                         .get_mut(from..to)
                         .ok_or_else(|| self.buffer_too_small(site))?
@@ -685,7 +726,7 @@ impl Reader {
                 self.finish_text(site)?;
                 let src = match dest {
                     Dest::Scratch => {
-                        self.check_whole(ti, &self.scratch[..total], site)?;
+                        self.check_whole(ti, &self.cursor.scratch[..total], site)?;
                         Src::Scratch(total)
                     }
                     _ => {
@@ -731,14 +772,17 @@ impl Reader {
             return Ok(None);
         }
         if total.is_some_and(|total| len as u64 > total) {
-            return Err(error_at(ErrorKind::PlpLengthMismatch(site), self.pos));
+            return Err(error_at(
+                ErrorKind::PlpLengthMismatch(site),
+                self.cursor.pos,
+            ));
         }
-        self.take(input, 4);
-        let at = self.pos;
-        let data = self.take(input, len);
+        self.cursor.take(input, 4);
+        let at = self.cursor.pos;
+        let data = self.cursor.take(input, len);
         self.check_text(data, at, site)?;
-        let terminator_at = self.pos;
-        self.take(input, 4);
+        let terminator_at = self.cursor.pos;
+        self.cursor.take(input, 4);
         if total.is_some_and(|total| total != len as u64) {
             return Err(error_at(ErrorKind::PlpLengthMismatch(site), terminator_at));
         }
