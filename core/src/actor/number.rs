@@ -13,6 +13,7 @@ pub(crate) enum NumberError {
 ///
 /// `plus` says whether a leading `+` is allowed (Java's `Integer.valueOf` and
 /// .NET's `int.TryParse` allow it; Akka.NET's uid parser does not).
+#[inline]
 pub(crate) fn parse_i32(text: &str, plus: bool) -> Result<i32, NumberError> {
     let bytes = text.as_bytes();
     let (negative, digits_at) = match bytes.first() {
