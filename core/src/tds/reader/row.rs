@@ -132,6 +132,10 @@ fn is_variable(data_type: DataType) -> bool {
 
 type Step<'c> = Result<Status<Option<Out<'c>>>>;
 
+/// A value read in one step: its bytes and their stream offset, or `None`
+/// for NULL.
+type WholeValue<'c> = Option<(&'c [u8], u64)>;
+
 impl Reader {
     /// A ROW or NBCROW token was read at `at`: checks that the caller's
     /// metadata is the one this reader filled.
@@ -316,8 +320,12 @@ impl Reader {
                 if !ret && self.row.kind == RowKind::NbcRow && self.is_null(column) == Some(true) {
                     return done(self.null(column, ret, skip));
                 }
-                if let Some(out) = self.whole_value(input, column, ret, ti, site, skip)? {
-                    return done(out);
+                if let Some(value) = self.whole_value(input, column, ret, ti, site, skip)? {
+                    return done(Some(Out::Value {
+                        column,
+                        ret,
+                        src: value.map(|(data, at)| Src::Input(data, at)),
+                    }));
                 }
                 let layout = ti.layout();
                 let next = match (layout, layout.prefix_width()) {
@@ -539,23 +547,16 @@ impl Reader {
             return Ok(None);
         }
         let site = self.value_site(column, false);
-        let Some(out) = self.whole_value(input, column, false, &ti, site, false)? else {
+        let Some(value) = self.whole_value(input, column, false, &ti, site, false)? else {
             return Ok(None);
         };
-        // The value's bytes, or NULL.
-        let (data, source) = match out {
-            Some(Out::Value {
-                src: Some(Src::Input(data, at)),
-                ..
-            }) => (
-                Some(data),
-                Some(ValueSource::Chunk {
-                    offset: (at - self.call_at) as usize,
-                }),
-            ),
-            _ => (None, None),
-        };
-        Ok(Some((Value::checked(ti, data), source)))
+        let source = value.map(|(_, at)| ValueSource::Chunk {
+            offset: (at - self.call_at) as usize,
+        });
+        Ok(Some((
+            Value::checked(ti, value.map(|(data, _)| data)),
+            source,
+        )))
     }
 
     /// A value whose length prefix and data both lie in `input`, the common
@@ -572,7 +573,7 @@ impl Reader {
         ti: &TypeInfo<'_>,
         site: Site,
         skip: bool,
-    ) -> Result<Option<Option<Out<'c>>>> {
+    ) -> Result<Option<WholeValue<'c>>> {
         if skip {
             return Ok(None);
         }
@@ -590,7 +591,11 @@ impl Reader {
         };
         if layout.is_null_prefix(len) {
             self.cursor.take(input, width);
-            return Ok(Some(self.null(column, ret, skip)));
+            if !ret {
+                self.set_null(column, true);
+            }
+            self.column_done(column, ret);
+            return Ok(Some(None));
         }
         if (width > 0 && !ti.value_len_ok(len)) || ((input.len() - width) as u64) < len {
             return Ok(None);
@@ -608,11 +613,7 @@ impl Reader {
         }
         self.check_whole(ti, data, site)?;
         self.column_done(column, ret);
-        Ok(Some(Some(Out::Value {
-            column,
-            ret,
-            src: Some(Src::Input(data, at)),
-        })))
+        Ok(Some(Some((data, at))))
     }
 
     /// A known-length value's data.
