@@ -233,7 +233,7 @@ impl Session {
                 answered
             }
             Some(BodyFraming::Length(n)) if n > self.max_body as u64 => {
-                self.fail(Status::CONTENT_TOO_LARGE, "request body is too large", date);
+                self.fail_body(BodyError::TooLarge, date);
                 false
             }
             Some(body) => {

@@ -15,7 +15,7 @@
 use std::fmt;
 use std::io;
 use std::os::windows::ffi::OsStrExt;
-use std::path::{Component, Path};
+use std::path::{Component, Path, Prefix};
 use std::ptr;
 
 use windows_sys::Win32::Foundation::{
@@ -126,7 +126,9 @@ pub(crate) fn remove_dir_all(path: &Path) -> io::Result<()> {
 
 /// Whether `path` names no entry that a parent directory holds: the empty
 /// path, a drive or share root (`C:\`, `C:`, `\\server\share`, and their
-/// `\\?\` and `\\.\` forms), or a path whose last component is `.` or `..`.
+/// `\\?\` and `\\.\` forms), a device in NT's namespace
+/// (`\\?\GLOBALROOT\Device\HarddiskVolume1`), or a path whose last
+/// component is `.` or `..`.
 /// Decided from the text alone, before any lookup.
 fn names_no_entry(path: &Path) -> bool {
     let mut components = path.components();
@@ -136,6 +138,20 @@ fn names_no_entry(path: &Path) -> bool {
     };
     // A prefix, a root, `.` or `..` last; this also covers `C:.` and `C:..`.
     if !matches!(components.next_back(), Some(Component::Normal(_))) {
+        return true;
+    }
+    // `\\?\GLOBALROOT` is the root of NT's object namespace: its next two
+    // names (`Device\HarddiskVolume1`) are a device, such as a volume,
+    // whose root no parent holds.
+    // <https://learn.microsoft.com/en-us/windows/win32/fileio/naming-a-file#nt-namespaces>
+    if let Some(Prefix::Verbatim(name) | Prefix::DeviceNS(name)) = prefix.map(|p| p.kind())
+        && name.eq_ignore_ascii_case("GLOBALROOT")
+        && path
+            .components()
+            .filter(|c| matches!(c, Component::Normal(_)))
+            .count()
+            <= 2
+    {
         return true;
     }
     // `components` drops a `.` that is not first (`foo\.` reads as `foo`),
@@ -467,6 +483,10 @@ mod tests {
             "\\\\?\\UNC\\server\\share\\",
             "\\\\.\\C:\\",
             "\\\\.\\C:",
+            "\\\\?\\GLOBALROOT\\Device\\HarddiskVolume1",
+            "\\\\?\\GLOBALROOT\\Device\\HarddiskVolume1\\",
+            "\\\\?\\globalroot\\Device",
+            "\\\\.\\GLOBALROOT\\Device\\HarddiskVolume1",
         ] {
             assert!(names_no_entry(Path::new(path)), "{path:?}");
         }
@@ -492,6 +512,7 @@ mod tests {
             "\\\\?\\C:\\...",
             "\\\\?\\C:\\foo ",
             "\\\\?\\UNC\\server\\share\\dir",
+            "\\\\?\\GLOBALROOT\\Device\\HarddiskVolume1\\foo",
         ] {
             assert!(!names_no_entry(Path::new(path)), "{path:?}");
         }
