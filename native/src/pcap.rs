@@ -4,7 +4,9 @@
 //! Both capture formats are read (classic pcap in either byte order and
 //! precision, and pcapng), with Ethernet, raw IP, Linux cooked and BSD
 //! loopback framing. A flow is one direction of a TCP connection, keyed by
-//! its source and destination address and port. Its segments are put in
+//! its source and destination address and port; a SYN with a new sequence
+//! number on a key already in use starts a new flow, as the port pair was
+//! reused for a new connection. Its segments are put in
 //! sequence order, with sequence numbers taken modulo 2^32 from where the
 //! flow starts (the byte after its SYN, or the first segment seen when the
 //! SYN was not captured), so a flow may wrap past 2^32. A byte sent twice (a
@@ -129,7 +131,8 @@ fn for_each_frame(capture: &[u8], mut each: impl FnMut(Linktype, &[u8])) -> io::
     Ok(())
 }
 
-/// The flows seen so far, and where each one is in the list.
+/// The flows seen so far, and where the latest one of each address and port
+/// pair is in the list.
 #[derive(Default)]
 struct Flows {
     list: Vec<Segments>,
@@ -171,11 +174,20 @@ impl Flows {
             SocketAddr::new(source, tcp.source_port()),
             SocketAddr::new(destination, tcp.destination_port()),
         );
-        let at = *self.index.entry(key).or_insert_with(|| {
-            self.list.push(Segments::new(key.0, key.1));
-            self.list.len() - 1
-        });
-        self.list[at].add(tcp.sequence_number(), tcp.syn(), tcp.payload());
+        let (seq, syn) = (tcp.sequence_number(), tcp.syn());
+        let known = self
+            .index
+            .get(&key)
+            .filter(|&&at| !(syn && self.list[at].is_other_connection(seq)));
+        let at = match known {
+            Some(&at) => at,
+            None => {
+                self.list.push(Segments::new(key.0, key.1));
+                self.index.insert(key, self.list.len() - 1);
+                self.list.len() - 1
+            }
+        };
+        self.list[at].add(seq, syn, tcp.payload());
     }
 }
 
@@ -191,6 +203,8 @@ struct Segments {
     /// Where the payload starts, once the SYN was seen: the SYN takes one
     /// sequence number.
     start: Option<i64>,
+    /// The SYN's sequence number as on the wire, once seen.
+    syn_seq: Option<u32>,
     /// Payloads by unwrapped sequence number.
     by_seq: BTreeMap<i64, Vec<u8>>,
 }
@@ -202,7 +216,18 @@ impl Segments {
             destination,
             last: None,
             start: None,
+            syn_seq: None,
             by_seq: BTreeMap::new(),
+        }
+    }
+
+    /// Whether a SYN at `seq` opens a new connection rather than repeat
+    /// this flow's own: this flow already had a different SYN, or carried
+    /// bytes before any.
+    fn is_other_connection(&self, seq: u32) -> bool {
+        match self.syn_seq {
+            Some(syn_seq) => syn_seq != seq,
+            None => !self.by_seq.is_empty(),
         }
     }
 
@@ -218,6 +243,7 @@ impl Segments {
         if syn {
             at = at.saturating_add(1);
             self.start = Some(at);
+            self.syn_seq = Some(seq);
         }
         if payload.is_empty() {
             return;
@@ -310,6 +336,42 @@ mod tests {
         flows.add(Linktype::RAW, &frame(1433, 5, b"def"));
         let err = sent_from(flows.list, 1433).unwrap_err();
         assert!(err.to_string().contains("sequence 0 to 5"), "{err}");
+    }
+
+    fn syn(sport: u16, seq: u32) -> Vec<u8> {
+        let builder = etherparse::PacketBuilder::ipv4([127, 0, 0, 2], [127, 0, 0, 1], 64)
+            .tcp(sport, 50000, seq, 65535)
+            .syn();
+        let mut out = Vec::new();
+        builder.write(&mut out, &[]).unwrap();
+        out
+    }
+
+    #[test]
+    fn a_new_syn_on_a_reused_port_pair_starts_a_new_flow() {
+        let mut flows = Flows::default();
+        flows.add(Linktype::RAW, &syn(1433, 1000));
+        flows.add(Linktype::RAW, &frame(1433, 1001, b"first "));
+        // The same SYN again is a retransmission, not a new connection.
+        flows.add(Linktype::RAW, &syn(1433, 1000));
+        flows.add(Linktype::RAW, &frame(1433, 1007, b"one"));
+        flows.add(Linktype::RAW, &syn(1433, 90_000));
+        flows.add(Linktype::RAW, &frame(1433, 90_001, b", then the next"));
+        assert_eq!(flows.list.len(), 2);
+        assert_eq!(
+            sent_from(flows.list, 1433).unwrap(),
+            b"first one, then the next"
+        );
+    }
+
+    #[test]
+    fn a_syn_after_bytes_without_one_starts_a_new_flow() {
+        let mut flows = Flows::default();
+        // The capture began mid-connection; the next connection's SYN follows.
+        flows.add(Linktype::RAW, &frame(1433, 7, b"tail"));
+        flows.add(Linktype::RAW, &syn(1433, 3));
+        flows.add(Linktype::RAW, &frame(1433, 4, b" head"));
+        assert_eq!(sent_from(flows.list, 1433).unwrap(), b"tail head");
     }
 
     #[test]
