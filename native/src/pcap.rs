@@ -4,9 +4,9 @@
 //! Both capture formats are read (classic pcap in either byte order and
 //! precision, and pcapng), with Ethernet, raw IP, Linux cooked and BSD
 //! loopback framing. A flow is one direction of a TCP connection, keyed by
-//! its source and destination address and port; a SYN with a new sequence
-//! number on a key already in use starts a new flow, as the port pair was
-//! reused for a new connection. Its segments are put in
+//! its source and destination address and port; a SYN whose sequence
+//! number differs from the SYN already seen on that key starts a new flow,
+//! as the port pair was reused for a new connection. Its segments are put in
 //! sequence order, with sequence numbers taken modulo 2^32 from where the
 //! flow starts (the byte after its SYN, or the first segment seen when the
 //! SYN was not captured), so a flow may wrap past 2^32. A byte sent twice (a
@@ -222,13 +222,12 @@ impl Segments {
     }
 
     /// Whether a SYN at `seq` opens a new connection rather than repeat
-    /// this flow's own: this flow already had a different SYN, or carried
-    /// bytes before any.
+    /// this flow's own: this flow already had a different SYN. A SYN after
+    /// bytes of a flow without one is taken as that flow's, captured late:
+    /// from the sequence numbers alone it cannot be told from a new
+    /// connection's.
     fn is_other_connection(&self, seq: u32) -> bool {
-        match self.syn_seq {
-            Some(syn_seq) => syn_seq != seq,
-            None => !self.by_seq.is_empty(),
-        }
+        self.syn_seq.is_some_and(|syn_seq| syn_seq != seq)
     }
 
     fn add(&mut self, seq: u32, syn: bool, payload: &[u8]) {
@@ -365,13 +364,13 @@ mod tests {
     }
 
     #[test]
-    fn a_syn_after_bytes_without_one_starts_a_new_flow() {
+    fn a_syn_captured_after_its_bytes_belongs_to_their_flow() {
         let mut flows = Flows::default();
-        // The capture began mid-connection; the next connection's SYN follows.
-        flows.add(Linktype::RAW, &frame(1433, 7, b"tail"));
-        flows.add(Linktype::RAW, &syn(1433, 3));
         flows.add(Linktype::RAW, &frame(1433, 4, b" head"));
-        assert_eq!(sent_from(flows.list, 1433).unwrap(), b"tail head");
+        flows.add(Linktype::RAW, &syn(1433, 3));
+        flows.add(Linktype::RAW, &frame(1433, 9, b" tail"));
+        assert_eq!(flows.list.len(), 1);
+        assert_eq!(sent_from(flows.list, 1433).unwrap(), b" head tail");
     }
 
     #[test]
