@@ -16,10 +16,9 @@ use crate::tds::ucs2::Ucs2Str;
 pub(super) struct Builder<'a> {
     /// The columns, as they are read.
     pub(super) building: &'a mut [Column<'a>],
-    /// TABLENAME parts of a text column, gathered before they are copied
-    /// into the arena.
+    /// The TABLENAME parts of a text column, as they are read.
     pub(super) table: &'a mut [Ucs2Str<'a>],
-    /// A variable-length field being gathered across chunks.
+    /// The bytes of the name being read, as they arrive.
     pub(super) pending: &'a mut [u8],
     /// The column being read.
     pub(super) draft: Draft<'a>,

@@ -222,12 +222,17 @@ impl Reader {
         };
     }
 
-    /// A NULL value: its event, unless the column is skipped.
-    fn null(&mut self, column: u16, ret: bool, skip: bool) -> Option<Out<'static>> {
+    /// A NULL value: marks it, and moves on.
+    fn mark_null(&mut self, column: u16, ret: bool) {
         if !ret {
             self.set_null(column, true);
         }
         self.column_done(column, ret);
+    }
+
+    /// A NULL value: its event, unless the column is skipped.
+    fn null(&mut self, column: u16, ret: bool, skip: bool) -> Option<Out<'static>> {
+        self.mark_null(column, ret);
         (!skip).then_some(Out::Value {
             column,
             ret,
@@ -591,10 +596,7 @@ impl Reader {
         };
         if layout.is_null_prefix(len) {
             self.cursor.take(input, width);
-            if !ret {
-                self.set_null(column, true);
-            }
-            self.column_done(column, ret);
+            self.mark_null(column, ret);
             return Ok(Some(None));
         }
         if (width > 0 && !ti.value_len_ok(len)) || ((input.len() - width) as u64) < len {

@@ -437,6 +437,22 @@ enum Op {
     Serve,
 }
 
+/// An operation of the OS on a connection's socket: what `post` starts.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Io {
+    Recv,
+    Send,
+}
+
+impl From<Io> for Op {
+    fn from(io: Io) -> Op {
+        match io {
+            Io::Recv => Op::Recv,
+            Io::Send => Op::Send,
+        }
+    }
+}
+
 /// One connection slot. The OS writes an `OVERLAPPED` while its operation
 /// is in flight, so both sit outside the lock, at an address that never
 /// changes.
@@ -994,8 +1010,8 @@ impl<H: Handler> Worker<'_, H> {
                 .conn
                 .advance(&self.shared.handler, self.date.get(), self.now)
             {
-                Next::Send => return self.post(key, conn, st, Op::Send),
-                Next::Receive | Next::Discard => return self.post(key, conn, st, Op::Recv),
+                Next::Send => return self.post(key, conn, st, Io::Send),
+                Next::Receive | Next::Discard => return self.post(key, conn, st, Io::Recv),
                 // Completions queue behind each other's, so each send already
                 // lets the others in; input waiting in the session is served on.
                 Next::Yield => st.conn.begin_turn(),
@@ -1032,18 +1048,16 @@ impl<H: Handler> Worker<'_, H> {
 
     /// Posts a receive into the session's read buffer, or a send of its
     /// pending output; closes the connection if that fails.
-    fn post(&self, key: usize, conn: &Conn, st: &mut ConnState, op: Op) {
+    fn post(&self, key: usize, conn: &Conn, st: &mut ConnState, io: Io) {
         let Some(raw) = st.socket.as_ref().map(|s| s.0) else {
             return;
         };
-        let (buf, len, overlapped) = match op {
-            // Not an operation of the OS: `hand` starts it.
-            Op::Serve => return,
-            Op::Recv => {
+        let (buf, len, overlapped) = match io {
+            Io::Recv => {
                 let buf = st.conn.read_buf();
                 (buf.as_mut_ptr(), buf.len(), conn.recv.get())
             }
-            Op::Send => {
+            Io::Send => {
                 let buf = st.conn.pending();
                 (buf.as_ptr().cast_mut(), buf.len(), conn.send.get())
             }
@@ -1061,8 +1075,8 @@ impl<H: Handler> Worker<'_, H> {
         // which lives in the slot, freed only with nothing in flight. A null
         // byte count is what the docs ask for with an OVERLAPPED.
         // <https://learn.microsoft.com/en-us/windows/win32/api/winsock2/nf-winsock2-wsarecv>
-        let rc = match op {
-            Op::Recv => {
+        let rc = match io {
+            Io::Recv => {
                 let mut flags = 0u32;
                 // SAFETY: see above; `flags` is live for the call.
                 unsafe {
@@ -1078,14 +1092,13 @@ impl<H: Handler> Worker<'_, H> {
                 }
             }
             // SAFETY: see above.
-            Op::Send => unsafe { WSASend(raw, &wsabuf, 1, ptr::null_mut(), 0, overlapped, None) },
-            Op::Serve => return,
+            Io::Send => unsafe { WSASend(raw, &wsabuf, 1, ptr::null_mut(), 0, overlapped, None) },
         };
         // Done at once or pending, the completion is queued either way.
         if rc == SOCKET_ERROR && wsa_code() != WSA_IO_PENDING {
             return self.close(key, st);
         }
-        st.in_flight = Some(op);
+        st.in_flight = Some(io.into());
     }
 
     /// Closes the connection: at once if nothing is in flight, otherwise
