@@ -100,7 +100,7 @@ pub fn benchmark(
 }
 
 /// Reads the optional `dialect` argument: `"dotnet"` (the default) or `"jvm"`.
-fn dialect(name: Option<String>) -> Result<leanwire_core::actor::Dialect, JsError> {
+pub(crate) fn dialect(name: Option<String>) -> Result<leanwire_core::actor::Dialect, JsError> {
     match name.as_deref() {
         None => Ok(leanwire_core::actor::Dialect::DotNet),
         Some(name) => leanwire_core::actor::Dialect::from_name(name).ok_or_else(|| {
@@ -164,23 +164,39 @@ pub struct TdsRun {
     pub bytes: u32,
 }
 
-/// Decodes a TDS response (packets, given in hex) `iterations` times, fed
-/// `chunk` bytes at a time through the de-framer and the reader, reading
-/// every value, and counts rows and heap use. The column metadata goes into
-/// an arena made before the count starts and reset between decodes.
+/// Decodes a TDS response (given in hex) `iterations` times, fed `chunk`
+/// bytes at a time through the de-framer and the reader, reading every
+/// value, and counts rows and heap use. The response is packets, or bare
+/// tokens without packet headers when `tokensOnly` (default `false`). The
+/// column metadata goes into an arena made before the count starts and
+/// reset between decodes.
 #[wasm_bindgen(js_name = benchmarkTds)]
-pub fn benchmark_tds(hex: &str, chunk: u32, iterations: u32) -> Result<TdsRun, JsError> {
+pub fn benchmark_tds(
+    hex: &str,
+    chunk: u32,
+    iterations: u32,
+    #[wasm_bindgen(js_name = tokensOnly)] tokens_only: Option<bool>,
+) -> Result<TdsRun, JsError> {
     let bytes = hex_bytes(hex)?;
     let chunk = usize::try_from(chunk).unwrap_or(usize::MAX).max(1);
+    let tokens_only = tokens_only.unwrap_or(false);
     let mut arena = Bump::with_capacity(64 * 1024);
     let mut row_buf = vec![0u8; 64 * 1024];
     // Once outside the count: a bad stream is an error, not a measurement.
-    let (rows, token_bytes) = tds_work(&bytes, chunk, &arena, &mut row_buf).map_err(js_error)?;
+    let (rows, token_bytes) =
+        tds_work(&bytes, tokens_only, chunk, &arena, &mut row_buf).map_err(js_error)?;
     arena.reset();
     reset_alloc_stats();
     for _ in 0..iterations {
         core::hint::black_box(
-            tds_work(core::hint::black_box(&bytes), chunk, &arena, &mut row_buf).ok(),
+            tds_work(
+                core::hint::black_box(&bytes),
+                tokens_only,
+                chunk,
+                &arena,
+                &mut row_buf,
+            )
+            .ok(),
         );
         arena.reset();
     }
@@ -194,33 +210,36 @@ pub fn benchmark_tds(hex: &str, chunk: u32, iterations: u32) -> Result<TdsRun, J
     })
 }
 
-/// Decodes the packets in `bytes`, `chunk` bytes at a time, touching every
-/// value: the number of rows and token-stream bytes.
+/// Decodes `bytes`, packets or (when `tokens_only`) bare tokens, `chunk`
+/// bytes at a time, touching every value: the number of rows and
+/// token-stream bytes.
 fn tds_work(
     bytes: &[u8],
+    tokens_only: bool,
     chunk: usize,
     arena: &Bump,
     row_buf: &mut [u8],
 ) -> leanwire_core::tds::Result<(usize, usize)> {
-    use leanwire_core::tds::{Deframer, Event, Metadata, Reader, Status, TdsVersion};
+    use leanwire_core::tds::{Deframer, Metadata, Reader, Status, TdsVersion};
     let mut meta = Metadata::new(arena);
     let mut reader = Reader::new(TdsVersion::V7_4);
+    let mut rows = 0;
+    if tokens_only {
+        for piece in bytes.chunks(chunk) {
+            let mut tokens = piece;
+            rows += tds_events(&mut reader, &mut tokens, &mut meta, row_buf)?;
+        }
+        reader.finish()?;
+        return Ok((rows, bytes.len()));
+    }
     let mut deframer = Deframer::new();
-    let (mut rows, mut token_bytes) = (0, 0);
+    let mut token_bytes = 0;
     for piece in bytes.chunks(chunk) {
         let mut input = piece;
         while let Status::Complete(payload) = deframer.next(&mut input)? {
             let mut tokens = payload.bytes;
             token_bytes += tokens.len();
-            while let Status::Complete(event) = reader.next(&mut tokens, &mut meta, row_buf)? {
-                match event {
-                    Event::Value { value, .. } => {
-                        core::hint::black_box(value.get());
-                    }
-                    Event::RowEnd => rows += 1,
-                    _ => {}
-                }
-            }
+            rows += tds_events(&mut reader, &mut tokens, &mut meta, row_buf)?;
             if payload.message_end {
                 reader.finish()?;
             }
@@ -228,4 +247,25 @@ fn tds_work(
     }
     deframer.finish()?;
     Ok((rows, token_bytes))
+}
+
+/// Reads every event in `tokens`, touching every value: the rows completed.
+fn tds_events(
+    reader: &mut leanwire_core::tds::Reader,
+    tokens: &mut &[u8],
+    meta: &mut leanwire_core::tds::Metadata<'_>,
+    row_buf: &mut [u8],
+) -> leanwire_core::tds::Result<usize> {
+    use leanwire_core::tds::{Event, Status};
+    let mut rows = 0;
+    while let Status::Complete(event) = reader.next(tokens, meta, row_buf)? {
+        match event {
+            Event::Value { value, .. } => {
+                core::hint::black_box(value.get());
+            }
+            Event::RowEnd => rows += 1,
+            _ => {}
+        }
+    }
+    Ok(rows)
 }

@@ -13,7 +13,8 @@
 //! ```
 //!
 //! The `peers` feature adds what only the visualizer page needs: the peer
-//! parsers, a counting allocator and the loops that measure inside wasm.
+//! parsers, a counting allocator, the loops that measure inside wasm, and
+//! the annotated layouts and arena pictures the page draws.
 #![warn(missing_docs)]
 
 pub mod actor;
@@ -28,11 +29,15 @@ mod alloc;
 mod bench;
 #[cfg(feature = "peers")]
 mod peers;
+#[cfg(feature = "peers")]
+mod visualize;
 
 #[cfg(feature = "peers")]
 pub use alloc::{AllocStats, alloc_stats, reset_alloc_stats};
 #[cfg(feature = "peers")]
 pub use bench::{BenchmarkRun, TdsRun, benchmark, benchmark_tds};
+#[cfg(feature = "peers")]
+pub use visualize::{dns_layout, path_arena, tds_arena};
 
 /// Every error that crosses to JavaScript by `wasm-bindgen` goes through
 /// here, as an `Error` whose message is the Rust error's `Display`.
