@@ -1,5 +1,6 @@
-// Serves www/ on 127.0.0.1 only. Used by `scripts/demo` and the end-to-end
-// test; the package tests serve a fresh project's folder with it too.
+// Serves the built page (www/dist, made by `scripts/build-web`) on 127.0.0.1
+// only. Used by `scripts/demo` and the end-to-end test; the package tests
+// serve a fresh project's folder with it too.
 //
 //   node www/serve.mjs [PORT]        (default 8080; 0 picks a free port)
 import { createServer } from "node:http";
@@ -7,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { extname, join, normalize, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const www = fileURLToPath(new URL(".", import.meta.url));
+const dist = fileURLToPath(new URL("dist/", import.meta.url));
 
 const TYPES = {
   ".html": "text/html; charset=utf-8",
@@ -21,13 +22,13 @@ const TYPES = {
 
 /**
  * Starts the server and resolves to it once it listens. It serves `root`
- * (www/ by default), and its node_modules only when `modules` is set.
+ * (www/dist by default), and its node_modules only when `modules` is set.
  */
-export function serve(port = 8080, { root = www, modules = false } = {}) {
+export function serve(port = 8080, { root = dist, modules = false } = {}) {
   const server = createServer(async (req, res) => {
     const path = decodeURIComponent(new URL(req.url, "http://localhost").pathname);
     const file = normalize(join(root, path.endsWith("/") ? path + "index.html" : path));
-    // Only files under the root (www/'s package link www/pkg included) are served.
+    // Only files under the root are served.
     if (!file.startsWith(root) || (!modules && file.includes(`${sep}node_modules${sep}`))) {
       res.writeHead(403).end("forbidden");
       return;

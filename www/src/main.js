@@ -1,0 +1,557 @@
+// The allocation visualizer. The npm package `leanwire` (../pkg, the very
+// build that npm ships) parses what the visitor types; this page's own build
+// (../pkg-peers) adds the loops inside wasm, the Rust peers, the counting
+// allocator and the arena layouts. Timings run in ./worker.js.
+import init, { parseActorPath, decodeDnsMessage, buildDnsQuery, TdsReader } from "../pkg/index.js";
+import { wasm as packageWasm } from "../pkg/src/shared.js";
+import * as ours from "../pkg/dns-packet.js";
+import initPeers, { benchmark, peerBenchmark, dnsLayout, pathArena, tdsArena } from "../pkg-peers/leanwire_peers.js";
+import dnsPacket from "dns-packet";
+import { Buffer } from "buffer";
+import dnsSamples from "../dns-samples.json";
+import tdsSamples from "../tds-samples.json";
+import { regexSplit, urlSplit, readAll } from "./peers.js";
+import { toHex, fromHex, parseBytes } from "./bytes.js";
+import { barChart, lineChart, COLORS } from "./charts.js";
+import { hexDump } from "./hexdump.js";
+import { drawArena, blocksWithin } from "./arena.js";
+import { tokenView } from "./tds-view.js";
+import { fail } from "./failure.js";
+
+const $ = (id) => document.getElementById(id);
+const element = (tag, text, props = {}) => Object.assign(document.createElement(tag), { textContent: text ?? "" }, props);
+
+const [, peers] = await Promise.all([init(), initPeers()]);
+
+// --- State in the URL --------------------------------------------------------
+
+const state = new URLSearchParams(location.hash.slice(1));
+/** Writes the inputs into the URL, so that a link gives the same page. */
+function keep(values) {
+  for (const [key, value] of Object.entries(values)) {
+    if (value === null || value === "") state.delete(key);
+    else state.set(key, String(value));
+  }
+  history.replaceState(null, "", `#${state}`);
+}
+
+// --- Measuring, in the worker --------------------------------------------------
+
+const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+const waiting = new Map();
+let nextId = 0;
+worker.onmessage = ({ data }) => {
+  const { resolve, reject } = waiting.get(data.id);
+  waiting.delete(data.id);
+  if (data.error) reject(new Error(data.error));
+  else resolve(data.rows);
+};
+worker.onerror = (event) => {
+  fail("the measuring worker failed", event.message);
+  for (const { reject } of waiting.values()) reject(new Error(event.message));
+  waiting.clear();
+};
+/** Rows of `section` measured on `input` by the worker. */
+function measureInWorker(section, input) {
+  return new Promise((resolve, reject) => {
+    const id = nextId++;
+    waiting.set(id, { resolve, reject });
+    worker.postMessage({ id, section, input });
+  });
+}
+
+// --- Memory over a run, on this thread -------------------------------------------
+
+const yieldToPage = () => new Promise((resolve) => setTimeout(resolve, 0));
+const heapUsed = () => performance.memory?.usedJSHeapSize ?? null;
+const SLICES = 60;
+
+/**
+ * Runs each implementation `total` times in slices, yielding between them,
+ * and samples the JavaScript heap and the memory of the wasm module the
+ * implementation runs in. `impl.slice(n)` runs n operations and returns the
+ * heap bytes it counted, or null for JavaScript calls.
+ */
+async function memoryRun(impls, total, draw) {
+  const per = Math.max(1, Math.round(total / SLICES));
+  const xs = Array.from({ length: SLICES + 1 }, (_, i) => i * per);
+  const heap = impls.map(() => new Array(SLICES + 1).fill(null));
+  const linear = impls.map(() => new Array(SLICES + 1).fill(null));
+  const results = [];
+  for (const [k, impl] of impls.entries()) {
+    let counted = 0;
+    let grown = 0;
+    let last = heapUsed();
+    heap[k][0] = last === null ? null : last / 2 ** 20;
+    linear[k][0] = impl.memory().buffer.byteLength / 2 ** 10;
+    for (let i = 1; i <= SLICES; i++) {
+      counted += impl.slice(per) ?? 0;
+      const now = heapUsed();
+      if (now !== null) {
+        grown += Math.max(0, now - last);
+        last = now;
+        heap[k][i] = now / 2 ** 20;
+      }
+      linear[k][i] = impl.memory().buffer.byteLength / 2 ** 10;
+      if (i % 6 === 0 || i === SLICES) draw(xs, heap, linear);
+      await yieldToPage();
+    }
+    results.push({ id: impl.id, countedPerOp: impl.counted ? counted / (per * SLICES) : null, jsHeapPerOp: grown / (per * SLICES) });
+  }
+  // Chromium reports the heap in coarse steps unless started with
+  // --enable-precise-memory-info: then no figure has bytes below a KiB.
+  const precise = heap.flat().some((mb) => mb !== null && Math.round(mb * 2 ** 20) % 1024 !== 0);
+  return { results, precise };
+}
+
+// --- Results: tables, charts, announcements ------------------------------------
+
+const fmt = (x, digits = 1) => (x === null || x === undefined || Number.isNaN(x) ? "—" : Number.isInteger(x) ? String(x) : x.toFixed(digits));
+function time(ns) {
+  if (ns >= 1e6) return `${(ns / 1e6).toPrecision(3)} ms`;
+  if (ns >= 1e3) return `${(ns / 1e3).toPrecision(3)} µs`;
+  return `${ns.toPrecision(3)} ns`;
+}
+
+/** Fills a results table; each row's ratio is to leanwire's row called the same way. */
+function showRows(table, rows) {
+  const base = (where) => rows.find((r) => r.who === "leanwire" && r.where === where && r.ns);
+  table.tBodies[0].replaceChildren(
+    ...rows.map((row) => {
+      const tr = element("tr", "", { className: row.who });
+      tr.dataset.op = row.id;
+      const ratio = row.ns && base(row.where) ? `${(row.ns / base(row.where).ns).toFixed(2)}×` : "";
+      const heapBytes = row.where === "wasm" ? fmt(row.bytes) : row.jsHeap === undefined ? "…" : row.jsHeap === null ? "—" : `≈ ${fmt(row.jsHeap, 0)} (JS heap)`;
+      const cells = row.error
+        ? [row.label, row.where === "js" ? "from JavaScript" : "inside wasm", `cannot run: ${row.error}`, "", "", "", ""]
+        : [row.label, row.where === "js" ? "from JavaScript" : "inside wasm", time(row.ns), ratio,
+          row.where === "wasm" ? fmt(row.allocs, 2) : "—", heapBytes, row.where === "wasm" ? fmt(row.arena) : "—"];
+      ["operation", "where", "time", "ratio", "allocs", "bytes", "arena"].forEach((col, i) => {
+        const td = element("td", cells[i]);
+        td.dataset.col = col;
+        tr.append(td);
+      });
+      return tr;
+    }),
+  );
+  table.hidden = false;
+}
+
+/** One sentence per operation on how leanwire, called from JavaScript, compares with each JS peer. */
+function announce(live, rows) {
+  const sentences = rows
+    .filter((r) => r.who === "leanwire" && r.where === "js" && r.ns)
+    .map((ours) => {
+      const rivals = rows.filter((r) => r.who === "peer" && r.where === "js" && r.op === ours.op && r.ns);
+      return `${ours.label}: ${time(ours.ns)} per call from JavaScript${rivals.map((p) => `, ${(ours.ns / p.ns).toFixed(2)}× the time of ${p.label}`).join("")}.`;
+    });
+  live.textContent = sentences.length > 0 ? sentences.join(" ") : "leanwire could not run on this input.";
+}
+
+/** The charts of a measured section: time and bytes per op as bars, memory over the run as lines. */
+function sectionCharts(prefix, rows, impls) {
+  const ok = rows.filter((r) => r.ns);
+  const label = (r) => `${r.label.replace(/^leanwire /, "")}${r.where === "wasm" ? " (wasm)" : ""}`;
+  barChart($(`${prefix}-time`), { title: "time per operation", unit: "ns", bars: ok.map((r) => ({ label: label(r), value: r.ns, who: r.who })) });
+  const heapCharts = {
+    heap: lineChart($(`${prefix}-heap`), {
+      title: "JavaScript heap over the run", x: "operations", y: "MiB",
+      series: impls.map((impl) => ({ label: impl.label, color: impl.color })),
+    }),
+    wasm: lineChart($(`${prefix}-wasm`), {
+      title: "wasm linear memory of the module each runs in", x: "operations", y: "KiB",
+      series: impls.map((impl) => ({ label: impl.label, color: impl.color })),
+    }),
+  };
+  return (xs, heap, linear) => {
+    heapCharts.heap.set([xs, ...heap]);
+    heapCharts.wasm.set([xs, ...linear]);
+  };
+}
+
+/** The bytes-per-op bars, once the memory run has estimated the JS heap's share. */
+function bytesChart(prefix, rows) {
+  const bars = rows
+    .filter((r) => r.ns)
+    .map((r) => ({ label: `${r.label.replace(/^leanwire /, "")}${r.where === "wasm" ? " (wasm)" : ""}`, value: r.where === "wasm" ? r.bytes : r.jsHeap, who: r.who }));
+  barChart($(`${prefix}-bytes`), { title: "heap bytes per operation (wasm: counted; JS: heap growth)", unit: "B", bars });
+}
+
+/** Measures a section: timings in the worker, then memory over a run here. */
+async function measureSection(prefix, section, input, impls, total) {
+  const button = $(`${prefix}-measure`);
+  const live = $(`${prefix}-live`);
+  button.disabled = true;
+  try {
+    live.textContent = "timing in the worker…";
+    const rows = await measureInWorker(section, input);
+    showRows($(`${prefix}-bench`), rows);
+    announce(live, rows);
+    const draw = sectionCharts(prefix, rows, impls);
+    const { results: memory, precise: heapPrecise } = await memoryRun(impls, total, draw);
+    for (const m of memory) {
+      const row = rows.find((r) => r.id === m.id);
+      if (row && row.where === "js") row.jsHeap = performance.memory && heapPrecise ? m.jsHeapPerOp : null;
+    }
+    showRows($(`${prefix}-bench`), rows);
+    bytesChart(prefix, rows);
+    live.textContent += performance.memory
+      ? heapPrecise ? "" : " The JavaScript heap is reported coarsely by this browser, so its chart moves in steps."
+      : " This browser does not report its JavaScript heap, so that chart stays empty.";
+    $(`${prefix}-bench`).dataset.done = String(Number($(`${prefix}-bench`).dataset.done ?? 0) + 1);
+  } catch (error) {
+    live.textContent = `the measurement failed: ${error.message}`;
+    live.classList.add("error");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** An implementation in a memory run that loops inside the page's wasm build. */
+const inWasm = (id, label, color, run) => ({
+  id, label, color, counted: true,
+  memory: () => peers.memory,
+  slice(n) {
+    const result = run(n);
+    const bytes = result.bytes;
+    result.free();
+    return bytes;
+  },
+});
+/** An implementation in a memory run called from JavaScript. */
+const fromJs = (id, label, color, call, memory = () => packageWasm.memory) => ({
+  id, label, color, counted: false, memory,
+  slice(n) {
+    for (let i = 0; i < n; i++) call();
+    return null;
+  },
+});
+const noWasm = { buffer: { byteLength: 0 } };
+
+// --- Actor paths -----------------------------------------------------------------
+
+function showParse() {
+  const path = $("path").value;
+  const dialect = $("dialect").value;
+  keep({ path, dialect });
+  let fields;
+  try {
+    const parsed = parseActorPath(path, dialect);
+    fields = [
+      ["protocol", parsed.address.protocol],
+      ["system", parsed.address.system],
+      ["host", parsed.address.host ?? "—"],
+      ["port", parsed.address.port ?? "—"],
+      ["elements", parsed.elements.map((e) => JSON.stringify(e)).join(" / ") || "(root)"],
+      ["uid", parsed.uid ?? "—"],
+      ["to_string", parsed.toString()],
+      ["to_serialization_format", parsed.toSerializationFormat()],
+    ];
+  } catch (error) {
+    fields = [["error", error.message]];
+  }
+  $("result").replaceChildren(
+    ...fields.flatMap(([name, value]) => {
+      const dd = element("dd", String(value), { className: name === "error" ? "error" : "" });
+      dd.dataset.field = name;
+      return [element("dt", name), dd];
+    }),
+  );
+  showPathArena();
+}
+
+let pathArenaTimer = null;
+function showPathArena() {
+  clearInterval(pathArenaTimer);
+  const container = $("path-arena");
+  let layout;
+  try {
+    layout = JSON.parse(pathArena($("path").value, $("dialect").value));
+  } catch (error) {
+    container.replaceChildren(element("p", `no arena: ${error.message}`, { className: "error" }));
+    return;
+  }
+  const step = drawArena(container, layout);
+  const slider = $("path-arena-step");
+  const show = (n) => {
+    step(n);
+    slider.value = String(n);
+    $("path-arena-count").textContent = `${n} of ${layout.blocks.length} allocations · ${layout.arenaBytes} arena bytes in all`;
+  };
+  slider.max = String(layout.blocks.length);
+  slider.oninput = () => {
+    clearInterval(pathArenaTimer);
+    show(Number(slider.value));
+  };
+  $("path-arena-play").onclick = () => {
+    clearInterval(pathArenaTimer);
+    let n = 0;
+    show(0);
+    pathArenaTimer = setInterval(() => {
+      show(++n);
+      if (n >= layout.blocks.length) clearInterval(pathArenaTimer);
+    }, 300);
+  };
+  show(layout.blocks.length);
+}
+
+$("parse-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  showParse();
+});
+$("actor-measure-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const path = $("path").value;
+  const dialect = $("dialect").value;
+  const total = Math.max(1000, Number($("actor-ops").value) || 200000);
+  measureSection("actor", "actor", { path, dialect }, [
+    fromJs("leanwire-js", "leanwire parseActorPath", COLORS.leanwire[0], () => readAll(parseActorPath(path, dialect))),
+    fromJs("regex-js", "regex split", COLORS.peer[0], () => readAll(regexSplit(path)), () => noWasm),
+    fromJs("url-js", "new URL", COLORS.peer[1], () => readAll(urlSplit(path)), () => noWasm),
+    inWasm("leanwire-wasm", "leanwire ActorPath::parse (wasm)", COLORS.leanwire[1], (n) => benchmark("parse", path, n, dialect)),
+    inWasm("url-wasm", "url::Url::parse (wasm)", COLORS.peer[2], (n) => peerBenchmark("parse", path, n)),
+  ], total);
+});
+
+// --- DNS ---------------------------------------------------------------------------
+
+let dnsBytes = new Uint8Array();
+
+function showDns() {
+  const text = $("dns-hex").value;
+  const out = $("dns-result");
+  try {
+    dnsBytes = parseBytes(text);
+  } catch (error) {
+    out.replaceChildren(element("p", error.message, { className: "error", id: "dns-error" }));
+    return;
+  }
+  keep({ dns: toHex(dnsBytes) });
+  const layout = JSON.parse(dnsLayout(dnsBytes));
+  hexDump({ dump: $("dns-dump"), list: $("dns-fields"), info: $("dns-field") }, dnsBytes, layout);
+  const report = decodeDnsMessage(dnsBytes);
+  if (!report.ok) {
+    out.replaceChildren(element("p", report.error, { className: "error", id: "dns-error" }));
+    return;
+  }
+  const h = report.header;
+  const flags = ["qr", "aa", "tc", "rd", "ra", "ad", "cd"].filter((f) => h[f]).join(" ");
+  const parts = [element("p", `id ${h.id} · ${h.opcode} · ${h.rcode} · flags ${flags || "none"}`, { id: "dns-header" })];
+  if (report.edns) {
+    const options = report.edns.options.map((o) => o.text).join("; ");
+    parts.push(element("p", `EDNS ${report.edns.version}, payload ${report.edns.payload}${report.edns.do ? ", DO" : ""}${options ? ` · ${options}` : ""}`));
+  }
+  for (const section of ["question", "answer", "authority", "additional"]) {
+    const records = report[section];
+    if (records.length === 0) continue;
+    parts.push(element("h3", section));
+    const table = element("table", "");
+    table.dataset.section = section;
+    for (const r of records) {
+      const tr = element("tr", "");
+      const cells = section === "question" ? [r.name, r.class, r.type] : [r.name, r.ttl, r.class, r.type, r.rdata];
+      for (const cell of cells) tr.append(element("td", String(cell)));
+      table.append(tr);
+    }
+    parts.push(table);
+  }
+  out.replaceChildren(...parts);
+}
+
+for (const [i, m] of dnsSamples.messages.entries()) {
+  $("dns-sample").append(element("option", m.file, { value: String(i) }));
+}
+$("dns-sample").addEventListener("change", () => {
+  const sample = dnsSamples.messages[Number($("dns-sample").value)];
+  if (!sample) return;
+  $("dns-hex").value = sample.hex;
+  showDns();
+});
+$("dns-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  showDns();
+});
+$("dns-build-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  try {
+    const query = buildDnsQuery($("dns-name").value, $("dns-type").value, { dnssec: $("dns-dnssec").checked });
+    $("dns-hex").value = toHex(query);
+    $("dns-sample").value = "";
+    keep({ qname: $("dns-name").value, qtype: $("dns-type").value });
+    showDns();
+  } catch (error) {
+    $("dns-result").replaceChildren(element("p", error.message, { className: "error", id: "dns-error" }));
+  }
+});
+$("dns-measure-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const bytes = Buffer.from(dnsBytes);
+  const hex = toHex(dnsBytes);
+  const total = Math.max(1000, Number($("dns-ops").value) || 50000);
+  measureSection("dns", "dns", { bytes }, [
+    fromJs("leanwire-js", "leanwire/dns-packet decode", COLORS.leanwire[0], () => ours.decode(bytes)),
+    fromJs("dns-packet-js", "dns-packet decode", COLORS.peer[0], () => dnsPacket.decode(bytes), () => noWasm),
+    inWasm("leanwire-wasm", "leanwire Message::parse (wasm)", COLORS.leanwire[1], (n) => benchmark("dns_decode", hex, n)),
+    inWasm("hickory-wasm", "hickory-proto (wasm)", COLORS.peer[2], (n) => peerBenchmark("dns_decode", hex, n)),
+  ].filter((impl) => {
+    try {
+      impl.slice(1);
+      return true;
+    } catch {
+      return false; // a decoder that refuses this message; its table row says why
+    }
+  }), total);
+});
+
+// --- TDS ---------------------------------------------------------------------------
+
+const tds = { reader: null, bytes: new Uint8Array(), fed: 0, tokens: 0, rows: 0, view: tokenView($("tds-tokens")) };
+
+for (const [i, sample] of tdsSamples.cases.entries()) {
+  $("tds-sample").append(element("option", sample.name, { value: String(i) }));
+}
+const tdsSample = () => tdsSamples.cases[Number($("tds-sample").value)];
+
+function tdsReset() {
+  const sample = tdsSample();
+  keep({ tds: $("tds-sample").value, chunk: $("tds-chunk").value });
+  tds.reader = new TdsReader({ tokensOnly: sample.tokens_only });
+  tds.bytes = fromHex(sample.hex);
+  tds.fed = 0;
+  tds.tokens = 0;
+  tds.rows = 0;
+  tds.view.reset();
+  tdsProgress();
+  showTdsArena();
+}
+
+function tdsProgress(ended) {
+  const state = ended ?? (tds.fed < tds.bytes.length ? "reading" : "all bytes fed");
+  $("tds-progress").textContent = `fed ${tds.fed} of ${tds.bytes.length} bytes · ${tds.tokens} tokens · ${tds.rows} rows · ${state}`;
+  $("tds-progress").dataset.fed = String(tds.fed);
+  $("tds-progress").dataset.rows = String(tds.rows);
+}
+
+function tdsStep() {
+  if (tds.fed >= tds.bytes.length) return false;
+  const chunk = Math.max(1, Number($("tds-chunk").value) || 1);
+  tds.reader.feed(tds.bytes.subarray(tds.fed, tds.fed + chunk));
+  tds.fed = Math.min(tds.bytes.length, tds.fed + chunk);
+  let ended;
+  try {
+    for (let token = tds.reader.next(); token !== null; token = tds.reader.next()) {
+      tds.view.add(token);
+      tds.tokens += 1;
+      if (token.token === "ROW" || token.token === "NBCROW") tds.rows += 1;
+    }
+  } catch (error) {
+    $("tds-tokens").append(element("li", error.message, { className: "error" }));
+    tds.fed = tds.bytes.length;
+    ended = "stopped at a defect";
+  }
+  if (ended === undefined && tds.fed >= tds.bytes.length) {
+    try {
+      tds.reader.finish();
+      ended = "complete";
+    } catch (error) {
+      ended = `ended: ${error.message}`;
+    }
+  }
+  tdsProgress(ended);
+  return tds.fed < tds.bytes.length;
+}
+
+function showTdsArena() {
+  const sample = tdsSample();
+  const container = $("tds-arena");
+  let layout;
+  try {
+    layout = JSON.parse(tdsArena(tds.bytes, sample.tokens_only, 16));
+  } catch (error) {
+    container.replaceChildren(element("p", `no column metadata to show: ${error.message}`, { className: "error" }));
+    $("tds-arena-step").max = "0";
+    return;
+  }
+  const step = drawArena(container, layout);
+  const slider = $("tds-arena-step");
+  const frames = [{ fed: 0, used: 0 }, ...layout.frames];
+  slider.max = String(Math.max(0, frames.length - 1));
+  const show = (i) => {
+    const frame = frames[i] ?? { fed: 0, used: 0 };
+    step(blocksWithin(layout, frame.used));
+    $("tds-arena-count").textContent = `${frame.fed} bytes fed · ${frame.used} arena bytes used`;
+  };
+  slider.oninput = () => show(Number(slider.value));
+  slider.value = slider.max;
+  show(frames.length - 1);
+}
+
+const TDS_CHUNKS = [1, 16, 64, 512, 4096, "whole"];
+let tdsChart = null;
+async function tdsMeasure() {
+  const sample = tdsSample();
+  const live = $("tds-live");
+  $("tds-measure").disabled = true;
+  live.classList.remove("error");
+  live.textContent = "timing in the worker…";
+  try {
+    const bytes = fromHex(sample.hex);
+    const rows = await measureInWorker("tds", { bytes, tokensOnly: sample.tokens_only, chunks: TDS_CHUNKS });
+    const unit = rows[0].rows > 0 ? "rows" : "tokens";
+    const rate = (r, ns) => (r[unit] * 1e9) / ns;
+    tdsChart ??= lineChart($("tds-chart"), {
+      title: "throughput by chunk size", x: "bytes per chunk (log)", y: "per second", logX: true,
+      series: [{ label: "from JavaScript (TdsReader)", color: COLORS.leanwire[0] }, { label: "inside wasm", color: COLORS.leanwire[1] }],
+    });
+    const xs = rows.map((r) => (r.chunk === "whole" ? r.bytes : r.chunk));
+    tdsChart.set([xs, rows.map((r) => rate(r, r.jsNs)), rows.map((r) => rate(r, r.wasmNs))]);
+    $("tds-bench").tBodies[0].replaceChildren(
+      ...rows.map((r) => {
+        const tr = element("tr", "", { className: "leanwire" });
+        tr.dataset.chunk = String(r.chunk);
+        const cells = [r.chunk === "whole" ? `whole (${r.bytes} B)` : `${r.chunk} B`, time(r.jsNs), fmt(rate(r, r.jsNs), 0), time(r.wasmNs), fmt(rate(r, r.wasmNs), 0), fmt(r.wasmAllocs, 2)];
+        for (const cell of cells) tr.append(element("td", cell));
+        return tr;
+      }),
+    );
+    $("tds-bench").hidden = false;
+    const whole = rows.at(-1);
+    const one = rows[0];
+    live.textContent = `${fmt(rate(whole, whole.jsNs), 0)} ${unit}/s from JavaScript on the whole stream; fed one byte at a time it takes ${(one.jsNs / whole.jsNs).toFixed(1)}× as long (${(one.wasmNs / whole.wasmNs).toFixed(1)}× inside wasm).`;
+    $("tds-bench").dataset.done = String(Number($("tds-bench").dataset.done ?? 0) + 1);
+  } catch (error) {
+    live.textContent = `cannot measure this sample: ${error.message}`;
+    live.classList.add("error");
+  } finally {
+    $("tds-measure").disabled = false;
+  }
+}
+
+$("tds-sample").addEventListener("change", tdsReset);
+$("tds-reset").addEventListener("click", tdsReset);
+$("tds-step").addEventListener("click", tdsStep);
+$("tds-chunk").addEventListener("change", () => keep({ chunk: $("tds-chunk").value }));
+$("tds-run").addEventListener("click", () => {
+  while (tdsStep());
+});
+$("tds-measure-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  tdsMeasure();
+});
+
+// --- Start from the URL's state -----------------------------------------------------
+
+if (state.has("path")) $("path").value = state.get("path");
+if (state.has("dialect")) $("dialect").value = state.get("dialect");
+if (state.has("qname")) $("dns-name").value = state.get("qname");
+if (state.has("qtype")) $("dns-type").value = state.get("qtype");
+if (state.has("tds") && tdsSamples.cases[Number(state.get("tds"))]) $("tds-sample").value = state.get("tds");
+if (state.has("chunk")) $("tds-chunk").value = state.get("chunk");
+$("dns-hex").value = state.get("dns") ?? dnsSamples.messages[0].hex;
+if (!state.has("dns")) $("dns-sample").value = "0";
+
+showParse();
+showDns();
+tdsReset();
+$("status").textContent = "ready";
+$("status").dataset.ready = "true";
