@@ -93,7 +93,7 @@ try {
     await page.fill("#path", "akka.tcp://system@127.0.0.1:1337/parent/child#1");
     await page.selectOption("#dialect", "dotnet");
     await page.click("#parse");
-    const labels = await page.$$eval("#path-arena .arena-legend li", (items) => items.map((i) => i.textContent));
+    const labels = await page.$$eval("#path-arena .arena-legend li", (items) => items.map((i) => i.textContent.trim()));
     assert.equal(labels.filter((l) => l.startsWith("Address")).length, 1, labels.join("\n"));
     assert.equal(labels.filter((l) => l.startsWith("PathNode")).length, 3, labels.join("\n"));
     assert.ok((await page.locator("#path-arena .arena-block").count()) >= 4);
@@ -124,7 +124,9 @@ try {
     await assertChart(page, "#actor-time", 6);
     await assertChart(page, "#actor-bytes", 4);
     await assertChart(page, "#actor-heap", 5 * 61);
-    await assertChart(page, "#actor-wasm", 5 * 61);
+    await assertChart(page, "#actor-wasm", 3 * 61);
+    await assertChart(page, "#actor-per-op", 5 * 60);
+    assert.equal(await page.getAttribute("#actor-allocs", "data-points"), "3");
   });
 
   await step("builds a DNS query and annotates every byte", async () => {
@@ -179,7 +181,9 @@ try {
     assert.match(await page.textContent("#dns-live"), /the time of dns-packet decode/);
     await assertChart(page, "#dns-time", 6);
     await assertChart(page, "#dns-heap", 4 * 61);
-    await assertChart(page, "#dns-wasm", 4 * 61);
+    await assertChart(page, "#dns-wasm", 3 * 61);
+    await assertChart(page, "#dns-per-op", 4 * 60);
+    await assertChart(page, "#dns-bytes", 4);
   });
 
   await step("steps through a TDS stream in small chunks and shows it as tables", async () => {

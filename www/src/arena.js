@@ -31,7 +31,13 @@ export function drawArena(container, layout) {
     return cell;
   });
   const legend = element("ol", "", { className: "arena-legend" });
-  legend.append(...blocks.map((b) => element("li", `${b.label} — ${b.size} B`, { className: `block-${kind(b.label)}` })));
+  legend.append(
+    ...blocks.map((b) => {
+      const item = element("li", ` ${b.label} — ${b.size} B`);
+      item.prepend(element("span", "", { className: `swatch block-${kind(b.label)}` }));
+      return item;
+    }),
+  );
   container.replaceChildren(...chunks.flatMap(({ caption, box }) => [caption, box]), legend);
   container.dataset.blocks = String(blocks.length);
 

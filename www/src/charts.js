@@ -54,7 +54,7 @@ export function lineChart(container, { title, x, y, series, logX = false, height
  * A bar chart of `bars` ({label, value, who}), leanwire's bars and the
  * peers' in their own colours.
  */
-export function barChart(container, { title, unit, bars, height = 220 }) {
+export function barChart(container, { title, unit, bars, height = 300 }) {
   const labels = bars.map((b) => b.label);
   const xs = bars.map((_, i) => i);
   const pick = (who) => bars.map((b) => (b.who === who && Number.isFinite(b.value) ? b.value : null));
@@ -68,7 +68,7 @@ export function barChart(container, { title, unit, bars, height = 220 }) {
       height,
       scales: { x: { time: false, range: [-0.5, bars.length - 0.5] }, y: { range: (_, min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       axes: [
-        { values: (_, ticks) => ticks.map((t) => labels[t] ?? ""), splits: () => xs, gap: 4, size: 48 },
+        { values: (_, ticks) => ticks.map((t) => labels[t] ?? ""), splits: () => xs, gap: 4, size: 110, rotate: -35 },
         { label: unit, size: 64 },
       ],
       series: [

@@ -16,6 +16,7 @@ import { barChart, lineChart, COLORS } from "./charts.js";
 import { hexDump } from "./hexdump.js";
 import { drawArena, blocksWithin } from "./arena.js";
 import { tokenView } from "./tds-view.js";
+import { time } from "./measure.js";
 import { fail } from "./failure.js";
 
 const $ = (id) => document.getElementById(id);
@@ -77,13 +78,15 @@ async function memoryRun(impls, total, draw) {
   const xs = Array.from({ length: SLICES + 1 }, (_, i) => i * per);
   const heap = impls.map(() => new Array(SLICES + 1).fill(null));
   const linear = impls.map(() => new Array(SLICES + 1).fill(null));
+  const perOp = impls.map(() => new Array(SLICES + 1).fill(null));
   const results = [];
   for (const [k, impl] of impls.entries()) {
     let counted = 0;
     let grown = 0;
     let last = heapUsed();
     heap[k][0] = last === null ? null : last / 2 ** 20;
-    linear[k][0] = impl.memory().buffer.byteLength / 2 ** 10;
+    const linearKiB = () => (impl.memory() === null ? null : impl.memory().buffer.byteLength / 2 ** 10);
+    linear[k][0] = linearKiB();
     for (let i = 1; i <= SLICES; i++) {
       counted += impl.slice(per) ?? 0;
       const now = heapUsed();
@@ -92,8 +95,9 @@ async function memoryRun(impls, total, draw) {
         last = now;
         heap[k][i] = now / 2 ** 20;
       }
-      linear[k][i] = impl.memory().buffer.byteLength / 2 ** 10;
-      if (i % 6 === 0 || i === SLICES) draw(xs, heap, linear);
+      linear[k][i] = linearKiB();
+      perOp[k][i] = (impl.counted ? counted : grown) / (i * per);
+      if (i % 6 === 0 || i === SLICES) draw(xs, heap, linear, perOp);
       await yieldToPage();
     }
     results.push({ id: impl.id, countedPerOp: impl.counted ? counted / (per * SLICES) : null, jsHeapPerOp: grown / (per * SLICES) });
@@ -106,12 +110,8 @@ async function memoryRun(impls, total, draw) {
 
 // --- Results: tables, charts, announcements ------------------------------------
 
+const count = (x) => Math.round(x).toLocaleString("en");
 const fmt = (x, digits = 1) => (x === null || x === undefined || Number.isNaN(x) ? "—" : Number.isInteger(x) ? String(x) : x.toFixed(digits));
-function time(ns) {
-  if (ns >= 1e6) return `${(ns / 1e6).toPrecision(3)} ms`;
-  if (ns >= 1e3) return `${(ns / 1e3).toPrecision(3)} µs`;
-  return `${ns.toPrecision(3)} ns`;
-}
 
 /** Fills a results table; each row's ratio is to leanwire's row called the same way. */
 function showRows(table, rows) {
@@ -162,19 +162,30 @@ function sectionCharts(prefix, rows, impls) {
       title: "wasm linear memory of the module each runs in", x: "operations", y: "KiB",
       series: impls.map((impl) => ({ label: impl.label, color: impl.color })),
     }),
+    perOp: lineChart($(`${prefix}-per-op`), {
+      title: "heap bytes per operation so far (wasm: counted; JS: heap growth)", x: "operations", y: "B / op",
+      series: impls.map((impl) => ({ label: impl.label, color: impl.color })),
+    }),
   };
-  return (xs, heap, linear) => {
+  return (xs, heap, linear, perOp) => {
     heapCharts.heap.set([xs, ...heap]);
     heapCharts.wasm.set([xs, ...linear]);
+    heapCharts.perOp.set([xs, ...perOp]);
   };
 }
 
-/** The bytes-per-op bars, once the memory run has estimated the JS heap's share. */
-function bytesChart(prefix, rows) {
-  const bars = rows
-    .filter((r) => r.ns)
-    .map((r) => ({ label: `${r.label.replace(/^leanwire /, "")}${r.where === "wasm" ? " (wasm)" : ""}`, value: r.where === "wasm" ? r.bytes : r.jsHeap, who: r.who }));
-  barChart($(`${prefix}-bytes`), { title: "heap bytes per operation (wasm: counted; JS: heap growth)", unit: "B", bars });
+/** The bytes and allocations per op as bars, once the memory run has estimated the JS heap's share. */
+function perOpCharts(prefix, rows) {
+  const label = (r) => `${r.label.replace(/^leanwire /, "")}${r.where === "wasm" ? " (wasm)" : ""}`;
+  const ok = rows.filter((r) => r.ns);
+  barChart($(`${prefix}-bytes`), {
+    title: "heap bytes per operation (wasm: counted; JS: heap growth)", unit: "B",
+    bars: ok.map((r) => ({ label: label(r), value: r.where === "wasm" ? r.bytes : r.jsHeap, who: r.who })),
+  });
+  barChart($(`${prefix}-allocs`), {
+    title: "heap allocations per operation (counted in wasm)", unit: "allocations",
+    bars: ok.filter((r) => r.where === "wasm").map((r) => ({ label: label(r), value: r.allocs, who: r.who })),
+  });
 }
 
 /** Measures a section: timings in the worker, then memory over a run here. */
@@ -194,7 +205,7 @@ async function measureSection(prefix, section, input, impls, total) {
       if (row && row.where === "js") row.jsHeap = performance.memory && heapPrecise ? m.jsHeapPerOp : null;
     }
     showRows($(`${prefix}-bench`), rows);
-    bytesChart(prefix, rows);
+    perOpCharts(prefix, rows);
     live.textContent += performance.memory
       ? heapPrecise ? "" : " The JavaScript heap is reported coarsely by this browser, so its chart moves in steps."
       : " This browser does not report its JavaScript heap, so that chart stays empty.";
@@ -218,7 +229,7 @@ const inWasm = (id, label, color, run) => ({
     return bytes;
   },
 });
-/** An implementation in a memory run called from JavaScript. */
+/** An implementation in a memory run called from JavaScript; `memory` gives its wasm memory, or null for plain JavaScript. */
 const fromJs = (id, label, color, call, memory = () => packageWasm.memory) => ({
   id, label, color, counted: false, memory,
   slice(n) {
@@ -226,7 +237,6 @@ const fromJs = (id, label, color, call, memory = () => packageWasm.memory) => ({
     return null;
   },
 });
-const noWasm = { buffer: { byteLength: 0 } };
 
 // --- Actor paths -----------------------------------------------------------------
 
@@ -306,8 +316,8 @@ $("actor-measure-form").addEventListener("submit", (event) => {
   const total = Math.max(1000, Number($("actor-ops").value) || 200000);
   measureSection("actor", "actor", { path, dialect }, [
     fromJs("leanwire-js", "leanwire parseActorPath", COLORS.leanwire[0], () => readAll(parseActorPath(path, dialect))),
-    fromJs("regex-js", "regex split", COLORS.peer[0], () => readAll(regexSplit(path)), () => noWasm),
-    fromJs("url-js", "new URL", COLORS.peer[1], () => readAll(urlSplit(path)), () => noWasm),
+    fromJs("regex-js", "regex split", COLORS.peer[0], () => readAll(regexSplit(path)), () => null),
+    fromJs("url-js", "new URL", COLORS.peer[1], () => readAll(urlSplit(path)), () => null),
     inWasm("leanwire-wasm", "leanwire ActorPath::parse (wasm)", COLORS.leanwire[1], (n) => benchmark("parse", path, n, dialect)),
     inWasm("url-wasm", "url::Url::parse (wasm)", COLORS.peer[2], (n) => peerBenchmark("parse", path, n)),
   ], total);
@@ -390,7 +400,7 @@ $("dns-measure-form").addEventListener("submit", (event) => {
   const total = Math.max(1000, Number($("dns-ops").value) || 50000);
   measureSection("dns", "dns", { bytes }, [
     fromJs("leanwire-js", "leanwire/dns-packet decode", COLORS.leanwire[0], () => ours.decode(bytes)),
-    fromJs("dns-packet-js", "dns-packet decode", COLORS.peer[0], () => dnsPacket.decode(bytes), () => noWasm),
+    fromJs("dns-packet-js", "dns-packet decode", COLORS.peer[0], () => dnsPacket.decode(bytes), () => null),
     inWasm("leanwire-wasm", "leanwire Message::parse (wasm)", COLORS.leanwire[1], (n) => benchmark("dns_decode", hex, n)),
     inWasm("hickory-wasm", "hickory-proto (wasm)", COLORS.peer[2], (n) => peerBenchmark("dns_decode", hex, n)),
   ].filter((impl) => {
@@ -503,13 +513,14 @@ async function tdsMeasure() {
       title: "throughput by chunk size", x: "bytes per chunk (log)", y: "per second", logX: true,
       series: [{ label: "from JavaScript (TdsReader)", color: COLORS.leanwire[0] }, { label: "inside wasm", color: COLORS.leanwire[1] }],
     });
-    const xs = rows.map((r) => (r.chunk === "whole" ? r.bytes : r.chunk));
-    tdsChart.set([xs, rows.map((r) => rate(r, r.jsNs)), rows.map((r) => rate(r, r.wasmNs))]);
+    // uPlot wants its x values in order; the whole stream may be shorter than the largest chunk.
+    const plotted = [...rows].map((r) => ({ ...r, x: r.chunk === "whole" ? r.bytes : r.chunk })).sort((a, b) => a.x - b.x);
+    tdsChart.set([plotted.map((r) => r.x), plotted.map((r) => rate(r, r.jsNs)), plotted.map((r) => rate(r, r.wasmNs))]);
     $("tds-bench").tBodies[0].replaceChildren(
       ...rows.map((r) => {
         const tr = element("tr", "", { className: "leanwire" });
         tr.dataset.chunk = String(r.chunk);
-        const cells = [r.chunk === "whole" ? `whole (${r.bytes} B)` : `${r.chunk} B`, time(r.jsNs), fmt(rate(r, r.jsNs), 0), time(r.wasmNs), fmt(rate(r, r.wasmNs), 0), fmt(r.wasmAllocs, 2)];
+        const cells = [r.chunk === "whole" ? `whole (${r.bytes} B)` : `${r.chunk} B`, time(r.jsNs), count(rate(r, r.jsNs)), time(r.wasmNs), count(rate(r, r.wasmNs)), fmt(r.wasmAllocs, 2)];
         for (const cell of cells) tr.append(element("td", cell));
         return tr;
       }),
@@ -517,7 +528,7 @@ async function tdsMeasure() {
     $("tds-bench").hidden = false;
     const whole = rows.at(-1);
     const one = rows[0];
-    live.textContent = `${fmt(rate(whole, whole.jsNs), 0)} ${unit}/s from JavaScript on the whole stream; fed one byte at a time it takes ${(one.jsNs / whole.jsNs).toFixed(1)}× as long (${(one.wasmNs / whole.wasmNs).toFixed(1)}× inside wasm).`;
+    live.textContent = `${count(rate(whole, whole.jsNs))} ${unit}/s from JavaScript on the whole stream; fed one byte at a time it takes ${(one.jsNs / whole.jsNs).toFixed(1)}× as long (${(one.wasmNs / whole.wasmNs).toFixed(1)}× inside wasm).`;
     $("tds-bench").dataset.done = String(Number($("tds-bench").dataset.done ?? 0) + 1);
   } catch (error) {
     live.textContent = `cannot measure this sample: ${error.message}`;

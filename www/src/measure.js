@@ -61,3 +61,10 @@ export function inWasm(run, { samples = 5, targetMs = 20 } = {}) {
   }
   return { ns: median(times), iterations: n, counts: last };
 }
+
+/** Nanoseconds as a person reads them: three significant digits in ns, µs or ms. */
+export function time(ns) {
+  if (ns >= 999.5e3) return `${(ns / 1e6).toPrecision(3)} ms`;
+  if (ns >= 999.5) return `${(ns / 1e3).toPrecision(3)} µs`;
+  return `${ns.toPrecision(3)} ns`;
+}
