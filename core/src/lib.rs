@@ -13,10 +13,12 @@
 //! - [`actor`]: Akka actor paths and addresses, in the Akka.NET and Akka JVM dialects.
 //! - [`dns`]: DNS messages: decoding views, typed RDATA, and a compressing builder.
 //! - [`error`]: the one error type they share: a codec's kind enum and a byte offset.
+//! - [`hex`]: hex text to bytes, for fixtures and command lines.
 //! - [`tds`]: TDS (SQL Server): packet de-framing and a resumable, sans-IO token-stream reader.
 //! - `report` (feature `report`): the JSON-shaped results that the `leanwire`
 //!   command prints and the npm package returns, defined once for both.
 #![no_std]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -28,9 +30,16 @@ extern crate std;
 pub mod actor;
 pub mod dns;
 pub mod error;
+pub mod hex;
 mod registry;
 #[cfg(feature = "report")]
+#[cfg_attr(docsrs, doc(cfg(feature = "report")))]
 pub mod report;
 pub mod tds;
 
 pub use bumpalo;
+
+/// The crate's README (the one crates.io shows), its example run as a doctest.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -28,10 +28,9 @@ fn string(bytes: &[u8]) -> Vec<u8> {
 }
 
 fn unhex(text: &str) -> Vec<u8> {
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).unwrap())
-        .collect()
+    leanwire_core::hex::decode(text)
+        .collect::<Result<_, _>>()
+        .unwrap()
 }
 
 /// A response with the question `owner IN rtype` and one answer, whose

@@ -173,9 +173,7 @@ fn row_split_inside_plp_chunk() {
         let mut joined = Vec::new();
         for line in lines.iter().filter(|l| l.starts_with("  [0] chunk 0x")) {
             let hex = &line["  [0] chunk 0x".len()..];
-            joined.extend(
-                (0..hex.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap()),
-            );
+            joined.extend(leanwire_core::hex::decode(hex).map(Result::unwrap));
         }
         assert_eq!(joined, [&text[..], &text[..]].concat(), "chunk {chunk}");
     }

@@ -11,7 +11,7 @@ use libfuzzer_sys::fuzz_target;
 /// How the stream ended: `None` when it finished, else the failure's
 /// offset as `finish` reports it.
 fn end(flags: u32, bytes: &[u8], sizes: &[usize]) -> Option<u32> {
-    let handle = tds_open(flags, 74, 1 << 24);
+    let handle = tds_open(flags, put_input(b"7.4"), 1 << 24);
     let mut rest = bytes;
     let mut sizes = sizes.iter().copied().cycle();
     while !rest.is_empty() {

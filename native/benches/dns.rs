@@ -20,7 +20,7 @@
 use std::net::{Ipv4Addr, Ipv6Addr};
 
 use divan::{AllocProfiler, Bencher, black_box};
-use leanwire_native::core::dns;
+use leanwire_native::core::{dns, hex};
 
 #[global_allocator]
 static ALLOC: AllocProfiler = AllocProfiler::system();
@@ -58,10 +58,7 @@ fn message(input: &str) -> Vec<u8> {
         .find(|m| m["file"] == file)
         .and_then(|m| m["hex"].as_str())
         .unwrap_or_else(|| panic!("{file} is not in messages.json"));
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex"))
-        .collect()
+    hex::decode(hex).collect::<Result<_, _>>().expect("hex")
 }
 
 /// What a decoder saw. Every field means the same in every decoder, so two

@@ -26,9 +26,9 @@ fn cases() -> Vec<serde_json::Value> {
 }
 
 fn bytes(hex: &str) -> Vec<u8> {
-    (0..hex.len() / 2)
-        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
-        .collect()
+    leanwire_native::core::hex::decode(hex)
+        .collect::<Result<_, _>>()
+        .unwrap()
 }
 
 /// Runs `tds decode` on `input` written to a file (stdin carries text only here).

@@ -43,10 +43,9 @@ fn messages() -> Vec<(String, Vec<u8>)> {
 }
 
 fn unhex(hex: &str) -> Vec<u8> {
-    (0..hex.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex digits"))
-        .collect()
+    leanwire_native::core::hex::decode(hex)
+        .collect::<Result<_, _>>()
+        .expect("hex digits")
 }
 
 /// One field of a decoded value, in a form both libraries can be turned into.

@@ -38,9 +38,9 @@ fn types_capture_holds_the_types_token_stream() {
     let stream = server_stream(&vector("types.pcap"), 1433).unwrap();
     assert_eq!(stream[0], 0x04, "a tabular-result packet");
     let hex = String::from_utf8(vector("types_tokens.hex")).unwrap();
-    let want: Vec<u8> = (0..hex.trim().len() / 2)
-        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
-        .collect();
+    let want: Vec<u8> = leanwire_native::core::hex::decode(&hex)
+        .collect::<Result<_, _>>()
+        .unwrap();
     assert_eq!(tokens(&stream), want);
 }
 

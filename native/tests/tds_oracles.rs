@@ -195,11 +195,9 @@ fn exact(text: &str) -> Canon {
 }
 
 fn hex(text: &str) -> Vec<u8> {
-    let text = text.trim_start_matches("0x");
-    assert!(text.len().is_multiple_of(2), "{text:?}: odd hex");
-    (0..text.len() / 2)
-        .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).expect("hex"))
-        .collect()
+    leanwire_native::core::hex::decode(text.trim_start_matches("0x"))
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|error| panic!("{text:?}: {error}"))
 }
 
 fn int(v: &Json) -> i128 {

@@ -132,19 +132,9 @@ pub(crate) fn dns_work(bytes: &[u8]) -> leanwire_core::dns::Result<usize> {
 
 /// The bytes of a hex string (whitespace allowed).
 pub(crate) fn hex_bytes(text: &str) -> Result<Vec<u8>, JsError> {
-    let digits: Vec<u8> = text.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-    if !digits.len().is_multiple_of(2) {
-        return Err(js_error("odd number of hex digits"));
-    }
-    digits
-        .chunks_exact(2)
-        .enumerate()
-        .map(|(i, pair)| {
-            let text = core::str::from_utf8(pair).map_err(js_error)?;
-            u8::from_str_radix(text, 16)
-                .map_err(|_| js_error(format_args!("invalid hex at digit {}", 2 * i)))
-        })
-        .collect()
+    leanwire_core::hex::decode(text)
+        .collect::<Result<_, _>>()
+        .map_err(js_error)
 }
 
 /// What one [`benchmark_tds`] call counted, in total over its iterations.

@@ -19,17 +19,6 @@ use crate::shared::{with_input, with_output};
 use tape::{TapeOptions, TdsTape};
 use values::{Tape, ValueOptions};
 
-/// The TDS version numbered as the JavaScript side numbers it: 71, 72, 73
-/// or 74.
-fn version(code: u32) -> TdsVersion {
-    match code {
-        71 => TdsVersion::V7_1,
-        72 => TdsVersion::V7_2,
-        73 => TdsVersion::V7_3B,
-        _ => TdsVersion::V7_4,
-    }
-}
-
 thread_local! {
     static READERS: RefCell<Vec<Option<TdsTape>>> = const { RefCell::new(Vec::new()) };
 }
@@ -41,14 +30,32 @@ pub const FLAG_EXACT: u32 = 2;
 /// Bit of [`tds_open`]'s `flags`: GUIDs in lowercase.
 pub const FLAG_LOWER_GUIDS: u32 = 4;
 
-/// Opens a reader and returns its handle (1 or more). `flags` combines the
-/// `FLAG_` bits; `version_code` is 71, 72, 73 or 74; `arena_limit` is the
-/// most bytes one result set's column metadata may take.
+/// Opens a reader and returns its handle (1 or more), or 0 when the first
+/// `version_len` bytes of the input buffer are not a name that
+/// [`TdsVersion::from_name`] takes (`7.1` to `7.4`). `flags` combines the
+/// `FLAG_` bits; `arena_limit` is the most bytes one result set's column
+/// metadata may take.
 #[wasm_bindgen(js_name = tdsOpen)]
-pub fn tds_open(flags: u32, version_code: u32, arena_limit: u32) -> u32 {
+pub fn tds_open(flags: u32, version_len: u32, arena_limit: u32) -> u32 {
+    let version = with_input(version_len, |name, out| {
+        // JavaScript's `TextEncoder` writes UTF-8 only.
+        let name = core::str::from_utf8(name).unwrap_or("");
+        let version = TdsVersion::from_name(name);
+        if version.is_none() {
+            out.fail_named(
+                "UnknownVersion",
+                0,
+                format_args!("unknown TDS version \"{name}\": use 7.1, 7.2, 7.3 or 7.4"),
+            );
+        }
+        version
+    });
+    let Some(version) = version else {
+        return 0;
+    };
     let tape = TdsTape::new(TapeOptions {
         tokens_only: flags & FLAG_TOKENS_ONLY != 0,
-        version: version(version_code),
+        version,
         values: ValueOptions {
             exact: flags & FLAG_EXACT != 0,
             lower_guids: flags & FLAG_LOWER_GUIDS != 0,
@@ -117,4 +124,30 @@ pub fn tds_close(handle: u32) {
             *slot = None;
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shared::{last_output, put_input};
+
+    #[test]
+    fn open_reads_version_names_as_core_does() {
+        for name in ["7.1", "7.2", "7.3", "7.4", "7.3B"] {
+            let handle = tds_open(0, put_input(name.as_bytes()), 1 << 20);
+            assert!(handle > 0, "{name}");
+            tds_close(handle);
+        }
+    }
+
+    #[test]
+    fn open_refuses_an_unknown_version() {
+        assert_eq!(tds_open(0, put_input(b"7_4"), 1 << 20), 0);
+        let (tape, text) = last_output();
+        assert_eq!(tape, [0]);
+        assert_eq!(
+            String::from_utf8(text).unwrap(),
+            "UnknownVersion\0unknown TDS version \"7_4\": use 7.1, 7.2, 7.3 or 7.4"
+        );
+    }
 }

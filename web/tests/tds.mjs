@@ -277,6 +277,18 @@ const corrupt = Buffer.from(payloads(generated.bytes));
 const rowsStart = rowsOf(leanwire(generated, [generated.bytes]).tokens).length > 3 ? corrupt.indexOf(0xd1, 400) : -1;
 corrupt[rowsStart] = 0x99;
 await rejects("a bad token after whole rows", split(corrupt, 50), "UnknownToken", rowsStart, { tokensOnly: true });
+check("tdsVersion takes core's version names and refuses others", () => {
+  for (const tdsVersion of ["7.1", "7.2", "7.3", "7.3B", "7.4"]) new TdsReader({ tdsVersion }).finish();
+  for (const tdsVersion of ["7_4", 74, "7.5", ""]) {
+    let thrown = null;
+    try {
+      new TdsReader({ tdsVersion });
+    } catch (error) {
+      thrown = error;
+    }
+    ok(thrown instanceof LeanwireError && thrown.kind === "UnknownVersion", `${JSON.stringify(tdsVersion)}: ${thrown}`);
+  }
+});
 check("next() throws after the tokens before a defect", () => {
   const reader = new TdsReader({ tokensOnly: true });
   reader.feed(corrupt);

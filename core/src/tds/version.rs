@@ -63,6 +63,46 @@ impl TdsVersion {
         }
     }
 
+    /// The version's name, as `Display` writes it: `"7.1"`, `"7.1 rev 1"`,
+    /// `"7.2"`, `"7.3A"`, `"7.3B"`, `"7.4"` or `"8.0"`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TdsVersion::V7_1 => "7.1",
+            TdsVersion::V7_1Rev1 => "7.1 rev 1",
+            TdsVersion::V7_2 => "7.2",
+            TdsVersion::V7_3A => "7.3A",
+            TdsVersion::V7_3B => "7.3B",
+            TdsVersion::V7_4 => "7.4",
+            TdsVersion::V8_0 => "8.0",
+        }
+    }
+
+    /// The version that [`name`](Self::name) calls `name`, or 7.3B for
+    /// `"7.3"`, the short name that `leanwire tds decode --tds-version` and
+    /// the npm package's `tdsVersion` option take for the later 7.3.
+    ///
+    /// ```
+    /// use leanwire_core::tds::TdsVersion;
+    ///
+    /// assert_eq!(TdsVersion::from_name("7.4"), Some(TdsVersion::V7_4));
+    /// assert_eq!(TdsVersion::from_name("7.3"), Some(TdsVersion::V7_3B));
+    /// let name = TdsVersion::V7_3A.to_string();
+    /// assert_eq!(TdsVersion::from_name(&name), Some(TdsVersion::V7_3A));
+    /// assert_eq!(TdsVersion::from_name("7_4"), None);
+    /// ```
+    pub fn from_name(name: &str) -> Option<TdsVersion> {
+        Some(match name {
+            "7.1" => TdsVersion::V7_1,
+            "7.1 rev 1" => TdsVersion::V7_1Rev1,
+            "7.2" => TdsVersion::V7_2,
+            "7.3A" => TdsVersion::V7_3A,
+            "7.3" | "7.3B" => TdsVersion::V7_3B,
+            "7.4" => TdsVersion::V7_4,
+            "8.0" => TdsVersion::V8_0,
+            _ => return None,
+        })
+    }
+
     /// 7.2 and later: UserType is a u32, DONE's row count a u64, ERROR and
     /// INFO line numbers an i32, and TEXT table names come in parts.
     pub(crate) const fn is_7_2_or_later(self) -> bool {
@@ -72,21 +112,14 @@ impl TdsVersion {
 
 impl fmt::Display for TdsVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            TdsVersion::V7_1 => "7.1",
-            TdsVersion::V7_1Rev1 => "7.1 rev 1",
-            TdsVersion::V7_2 => "7.2",
-            TdsVersion::V7_3A => "7.3A",
-            TdsVersion::V7_3B => "7.3B",
-            TdsVersion::V7_4 => "7.4",
-            TdsVersion::V8_0 => "8.0",
-        })
+        f.write_str(self.name())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::string::ToString;
 
     #[test]
     fn every_version_round_trips_and_orders() {
@@ -104,9 +137,14 @@ mod tests {
         }
         for version in all {
             assert_eq!(TdsVersion::from_wire(version.to_wire()), Some(version));
+            assert_eq!(version.to_string(), version.name());
+            assert_eq!(TdsVersion::from_name(version.name()), Some(version));
         }
         assert!(!TdsVersion::V7_1Rev1.is_7_2_or_later());
         assert!(TdsVersion::V7_2.is_7_2_or_later());
         assert_eq!(TdsVersion::from_wire(0x0700_0000), None);
+        for name in ["", "7", "7.0", "7.3a", "7_4", " 7.4", "74"] {
+            assert_eq!(TdsVersion::from_name(name), None, "{name:?}");
+        }
     }
 }

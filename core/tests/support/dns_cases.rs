@@ -18,9 +18,9 @@ pub const NAMES_JSON: &str = include_str!("../vectors/dns/third_party/names.json
 pub const SVCB_JSON: &str = include_str!("../vectors/dns/third_party/svcb_rdata.json");
 
 pub fn hex(text: &str) -> Vec<u8> {
-    (0..text.len() / 2)
-        .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).expect("hex"))
-        .collect()
+    leanwire_core::hex::decode(text)
+        .collect::<Result<_, _>>()
+        .expect("hex")
 }
 
 /// Decodes one message vector, compares it with dnspython's reading, and

@@ -79,10 +79,9 @@ pub const FIELDS_NOT_MODELED: &[(&str, &str)] = &[
 ];
 
 pub fn hex(text: &str) -> Vec<u8> {
-    let text: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-    (0..text.len() / 2)
-        .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).expect("hex"))
-        .collect()
+    leanwire_core::hex::decode(text)
+        .collect::<Result<_, _>>()
+        .expect("hex")
 }
 
 fn to_hex(bytes: &[u8]) -> String {
@@ -113,14 +112,10 @@ pub struct Run {
     pub finish: Option<(ErrorKind, usize)>,
 }
 
+/// The version tedious names `name` (`"7_2"`, `"7_3_B"`).
 fn version_named(name: &str) -> TdsVersion {
-    match name {
-        "7_1" => TdsVersion::V7_1,
-        "7_2" => TdsVersion::V7_2,
-        "7_3_A" => TdsVersion::V7_3A,
-        "7_3_B" => TdsVersion::V7_3B,
-        _ => TdsVersion::V7_4,
-    }
+    let name = name.replacen('_', ".", 1).replace('_', "");
+    TdsVersion::from_name(&name).unwrap_or_else(|| panic!("unknown TDS version {name:?}"))
 }
 
 fn version_name(version: TdsVersion) -> &'static str {

@@ -39,23 +39,13 @@
  */
 
 import { LeanwireError } from "./errors.js";
-import { wasm, ensureReady, putBytes, tapeAt, textUtf16, fail, lastError } from "./shared.js";
+import { wasm, ensureReady, putBytes, putString, tapeAt, textUtf16, fail, lastError } from "./shared.js";
 import { TapeState, readTape } from "./tds/tape.js";
 
-const VERSIONS = { "7.1": 71, "7.2": 72, "7.3": 73, "7.4": 74 };
 /** Bits of `tdsOpen`'s flags (web/src/tds.rs). */
 const TOKENS_ONLY = 1;
 const EXACT = 2;
 const LOWER_GUIDS = 4;
-
-function versionCode(version) {
-  if (version === undefined) return 74;
-  const code = VERSIONS[version];
-  if (code === undefined) {
-    throw new LeanwireError(`unknown TDS version ${JSON.stringify(version)}: use 7.1, 7.2, 7.3 or 7.4`, "UnknownVersion", 0);
-  }
-  return code;
-}
 
 function valuesFlag(values) {
   if (values === undefined || values === "tedious") return 0;
@@ -107,10 +97,11 @@ export class TdsReader {
   constructor(options = {}) {
     const { tokensOnly = false, tdsVersion, values, lowerCaseGuids = false, arenaLimit = 16777216 } = options ?? {};
     const flags = (tokensOnly ? TOKENS_ONLY : 0) | valuesFlag(values) | (lowerCaseGuids ? LOWER_GUIDS : 0);
-    const version = versionCode(tdsVersion);
     ensureReady();
-    this.#state = new TapeState(values === "exact");
+    const version = putString(tdsVersion === undefined ? "7.4" : String(tdsVersion));
     this.#handle = wasm.tdsOpen(flags, version, Math.min(arenaLimit, 0xffffffff));
+    if (this.#handle === 0) fail();
+    this.#state = new TapeState(values === "exact");
     readers?.register(this, this.#handle, this);
   }
 

@@ -303,10 +303,9 @@ mod tests {
             .iter()
             .map(|message| {
                 let hex = message["hex"].as_str().unwrap();
-                (0..hex.len())
-                    .step_by(2)
-                    .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-                    .collect()
+                leanwire_core::hex::decode(hex)
+                    .collect::<Result<_, _>>()
+                    .unwrap()
             })
             .collect()
     }

@@ -105,9 +105,9 @@ mod tests {
     use super::*;
 
     fn v6(hex: &str) -> String {
-        let bytes: Vec<u8> = (0..16)
-            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap())
-            .collect();
+        let bytes: Vec<u8> = leanwire_core::hex::decode(hex)
+            .collect::<Result<_, _>>()
+            .unwrap();
         let mut out = Vec::new();
         ipv6(&mut out, bytes.try_into().unwrap());
         String::from_utf8(out).unwrap()

@@ -328,10 +328,9 @@ mod tests {
             .iter()
             .map(|m| {
                 let hex = m["hex"].as_str().unwrap();
-                (0..hex.len())
-                    .step_by(2)
-                    .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-                    .collect()
+                leanwire_core::hex::decode(hex)
+                    .collect::<std::result::Result<_, _>>()
+                    .unwrap()
             })
             .collect()
     }

@@ -251,10 +251,9 @@ mod tests {
                 .unwrap();
         let case = &json["cases"][index];
         let hex = case["hex"].as_str().unwrap();
-        let bytes = (0..hex.len())
-            .step_by(2)
-            .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-            .collect();
+        let bytes = leanwire_core::hex::decode(hex)
+            .collect::<Result<_, _>>()
+            .unwrap();
         let first = serde_json::from_str(case["lines"][0].as_str().unwrap()).unwrap();
         (bytes, case["tokens_only"].as_bool().unwrap(), first)
     }

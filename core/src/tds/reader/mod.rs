@@ -1259,8 +1259,8 @@ mod tests {
     }
 
     fn hex(text: &str) -> Vec<u8> {
-        (0..text.len() / 2)
-            .map(|i| u8::from_str_radix(&text[2 * i..2 * i + 2], 16).unwrap())
+        crate::hex::decode(text)
+            .map(core::result::Result::unwrap)
             .collect()
     }
 
