@@ -144,6 +144,7 @@ struct Config {
     dnssec: bool,
     recursion_desired: bool,
     tcp_only: bool,
+    class: Class,
 }
 
 impl StubResolver {
@@ -159,6 +160,7 @@ impl StubResolver {
                 dnssec: false,
                 recursion_desired: true,
                 tcp_only: false,
+                class: Class::In,
             }),
         }
     }
@@ -256,6 +258,17 @@ impl StubResolver {
         self.with(|c| c.tcp_only = tcp)
     }
 
+    /// The class to ask in (IN unless set; CH asks a server about itself,
+    /// as in `version.bind`).
+    pub fn class(self, class: Class) -> Self {
+        self.with(|c| c.class = class)
+    }
+
+    /// Ask every server on `port` instead of the one it was given with.
+    pub fn port(self, port: u16) -> Self {
+        self.with(|c| c.servers.iter_mut().for_each(|s| s.set_port(port)))
+    }
+
     /// The servers, in the order they are tried.
     pub fn servers(&self) -> &[SocketAddr] {
         &self.config.servers
@@ -337,7 +350,7 @@ fn exchange(config: &Config, name: &NameBuf, rtype: Rtype) -> io::Result<Respons
     builder.header_mut().id = id;
     builder.header_mut().rd = config.recursion_desired;
     builder
-        .push_question(&name.as_name(), rtype, Class::In)
+        .push_question(&name.as_name(), rtype, config.class)
         .map_err(io::Error::other)?;
     let edns = EdnsParams {
         payload_size: config.payload_size,
@@ -346,7 +359,12 @@ fn exchange(config: &Config, name: &NameBuf, rtype: Rtype) -> io::Result<Respons
     };
     builder.push_edns(&edns).map_err(io::Error::other)?;
     let query = builder.finish().map_err(io::Error::other)?;
-    let expect = Expected { id, name, rtype };
+    let expect = Expected {
+        id,
+        name,
+        rtype,
+        class: config.class,
+    };
 
     if config.servers.is_empty() {
         return Err(io::Error::new(
@@ -478,6 +496,7 @@ struct Expected<'q> {
     id: u16,
     name: &'q NameBuf,
     rtype: Rtype,
+    class: Class,
 }
 
 impl Expected<'_> {
@@ -498,7 +517,7 @@ impl Expected<'_> {
             (Some(q), None)
                 if q.name == self.name.as_name()
                     && q.qtype == self.rtype
-                    && q.qclass == Class::In => {}
+                    && q.qclass == self.class => {}
             _ => return Reply::Stray,
         }
         match message.rcode() {

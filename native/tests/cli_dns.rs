@@ -62,7 +62,7 @@ fn decode_arguments_accept_spaces_and_name_bad_hex() {
         .collect();
     assert_eq!(lines[0]["header"]["id"], 0x1234);
     assert_eq!(lines[0]["question"], serde_json::json!([]));
-    assert_eq!(lines[1]["error"], "invalid hex digit 'g' at offset 2");
+    assert_eq!(lines[1]["error"], "invalid hex digit 'g' at byte 2");
 }
 
 #[test]

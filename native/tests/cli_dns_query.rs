@@ -229,13 +229,68 @@ fn dnssec_sets_do_and_brings_rrsigs(nsd: &Nsd) {
     assert_eq!(records(&answer, "A").len(), 1, "{signed}");
 }
 
+fn a_reverse_lookup_of_an_address(nsd: &Nsd) {
+    let text = query(&["-x", "192.0.2.10", &at(nsd)]);
+    assert_eq!(
+        section(&text, "QUESTION").unwrap(),
+        [";10.2.0.192.in-addr.arpa.\tIN\tPTR"]
+    );
+    assert_eq!(
+        section(&text, "ANSWER").unwrap(),
+        ["10.2.0.192.in-addr.arpa.\t3600\tIN\tPTR\tedge.example.test."]
+    );
+}
+
+fn short_prints_only_the_answers_data(nsd: &Nsd) {
+    let text = query(&["www.example.test", "--short", &at(nsd)]);
+    let mut lines: Vec<&str> = text.lines().collect();
+    // The chain in order, then the address set in the server's order.
+    assert_eq!(
+        lines[..2],
+        ["www.cdn.example.test.", "edge.example.test."],
+        "{text}"
+    );
+    lines[2..].sort();
+    assert_eq!(
+        lines[2..],
+        ["192.0.2.10", "192.0.2.11", "192.0.2.12", "192.0.2.13"],
+        "{text}"
+    );
+    assert_eq!(
+        query(&["-x", "192.0.2.1", "--short", &at(nsd)]),
+        "example.test.\n"
+    );
+    assert_eq!(query(&["nothing.example.test", "--short", &at(nsd)]), "");
+}
+
+fn a_port_and_a_class(nsd: &Nsd) {
+    let port = nsd.address().port().to_string();
+    let text = query(&["mail.example.test", "@127.0.0.1", "-p", &port]);
+    assert_eq!(
+        section(&text, "ANSWER").unwrap(),
+        ["mail.example.test.\t3600\tIN\tA\t192.0.2.25"]
+    );
+    // A port given with the server wins over -p.
+    let text = query(&["mail.example.test", &at(nsd), "-p", "9"]);
+    assert!(
+        text.contains(&format!(";; SERVER: 127.0.0.1#{port}(")),
+        "{text}"
+    );
+    // NSD serves its zones in IN only; the question goes out in CH all the same.
+    let text = query(&["example.test", "ch", "txt", &at(nsd)]);
+    assert_eq!(
+        section(&text, "QUESTION").unwrap(),
+        [";example.test.\t\t\tCH\tTXT"]
+    );
+}
+
 /// A named check that runs against the shared server.
 type Scenario = (&'static str, fn(&Nsd));
 
 #[test]
 fn against_nsd() {
     let nsd = Nsd::start();
-    let scenarios: [Scenario; 8] = [
+    let scenarios: [Scenario; 11] = [
         (
             "text_answer_with_the_cname_chain",
             text_answer_with_the_cname_chain,
@@ -256,6 +311,15 @@ fn against_nsd() {
             "dnssec_sets_do_and_brings_rrsigs",
             dnssec_sets_do_and_brings_rrsigs,
         ),
+        (
+            "a_reverse_lookup_of_an_address",
+            a_reverse_lookup_of_an_address,
+        ),
+        (
+            "short_prints_only_the_answers_data",
+            short_prints_only_the_answers_data,
+        ),
+        ("a_port_and_a_class", a_port_and_a_class),
     ];
     for (name, scenario) in scenarios {
         println!("scenario {name}");
@@ -340,6 +404,9 @@ fn usage_errors_exit_2() {
         &["example.test", "@127.0.0.1", "@127.0.0.2"],
         &["example.test", "@127.0.0.1", "--timeout", "0"],
         &["example.test", "@127.0.0.1", "--timeout", "soon"],
+        &["example.test", "A", "IN", "CH"],
+        &["-x", "not-an-address", "@127.0.0.1"],
+        &["example.test", "--short", "--json", "@127.0.0.1"],
     ] {
         let run = leanwire(&[&["dns", "query"], args].concat(), "");
         assert_eq!(run.status, Some(2), "{args:?}: {}", run.stderr);

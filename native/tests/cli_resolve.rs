@@ -12,15 +12,15 @@ mod support {
 use support::cli::leanwire;
 
 #[test]
-fn one_line_per_host_in_order_and_failures_keep_status_0() {
+fn one_line_per_host_in_order_and_a_failure_exits_1() {
     let (status, stdout) = run(leanwire(
         &["resolve", "localhost", "127.0.0.1", "::1", "bad..name"],
         "",
     ));
     assert_eq!(
         status,
-        Some(0),
-        "a host that fails does not fail the command"
+        Some(1),
+        "a host that fails fails the command, after every host is reported"
     );
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 4, "{stdout}");
@@ -59,7 +59,7 @@ fn dash_reads_one_host_per_line_from_stdin() {
         &["resolve", "127.0.0.2", "-", "::1"],
         "[::1]\r\n\n192.0.2.1\n",
     ));
-    assert_eq!(status, Some(0));
+    assert_eq!(status, Some(1), "the empty line names no host");
     assert_eq!(
         stdout.lines().collect::<Vec<_>>(),
         [
@@ -70,6 +70,13 @@ fn dash_reads_one_host_per_line_from_stdin() {
             r#"{"host":"::1","ok":true,"addresses":["::1"]}"#,
         ]
     );
+}
+
+#[test]
+fn every_host_resolved_exits_0() {
+    let (status, stdout) = run(leanwire(&["resolve", "127.0.0.1", "::1"], ""));
+    assert_eq!(status, Some(0), "{stdout}");
+    assert_eq!(stdout.lines().count(), 2);
 }
 
 #[test]

@@ -1,25 +1,32 @@
-//! `leanwire`: the command-line face of leanwire.
+//! `leanwire`: the command-line face of leanwire. What it prints, and when
+//! it fails, lives in the library ([`leanwire_native::cli`]); this file
+//! reads the arguments.
 //!
 //! ```text
 //! leanwire actor parse [--dialect dotnet|jvm] [PATH... | -]
 //! leanwire actor valid-element [--dialect dotnet|jvm] NAME... | -
 //! leanwire dns decode [HEX... | -]
-//! leanwire dns query NAME [TYPE] [@SERVER[:PORT]] [--tcp] [--dnssec] [--json] [--timeout SECONDS]
+//! leanwire dns query [-x ADDRESS | NAME] [TYPE] [CLASS] [@SERVER[:PORT]] [-p PORT]
+//!                    [--short | --json] [--tcp] [--dnssec] [--timeout SECONDS]
 //! leanwire resolve HOST... | -
 //! leanwire tds decode [--tokens-only | --pcap] [--chunk N] [--arena-limit BYTES] [FILE | -]
 //! leanwire mkdir [-p] PATH...
 //! leanwire rm [-r] PATH...
 //! leanwire serve [--addr 127.0.0.1:8080] [--threads N] [--dispatch inline|pool]
+//! leanwire completions bash|zsh|fish|elvish|powershell
+//! leanwire man DIRECTORY
 //! ```
 //!
 //! Each command but `dns query` prints one JSON object per input, on one
-//! line. A bad input is reported in its object and does not change the exit
-//! status; a usage error exits with 2.
+//! line. A bad input is reported in its object; `resolve` exits with 1 if
+//! any host failed to resolve, and the others' status does not change. A
+//! usage error exits with 2.
 //!
-//! `dns query` asks one question and prints the response as dig does, or
-//! with `--json` as the one-line report of `dns decode`. A response is a
-//! success whatever its rcode (NXDOMAIN included); no response at all exits
-//! with 9, as dig does, and any other failure with 1.
+//! `dns query` asks one question and prints the response as dig does, with
+//! `--short` only the answers' data, or with `--json` as the one-line report
+//! of `dns decode`. A response is a success whatever its rcode (NXDOMAIN
+//! included); no response at all exits with 9, as dig does, and any other
+//! failure with 1.
 //!
 //! `mkdir` and `rm` act on each path in turn and print nothing on success;
 //! a path that fails is reported on stderr, the rest are still tried, and
@@ -28,26 +35,31 @@
 //! `serve` answers `GET /json` and `GET /plaintext` (the TechEmpower tests)
 //! until SIGINT or SIGTERM, then finishes the requests in flight and exits 0.
 
-use std::fmt::{self, Write as _};
-use std::io::{self, BufRead, BufWriter, Read, Write};
+use std::io::{self, BufWriter, Write};
 use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser as _};
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap_complete::Shell;
+use leanwire_native::cli::host::HostReport;
+use leanwire_native::cli::query::{
+    Format, QueryFailure, Question, WordsError, parse_seconds, parse_server, reverse_name,
+    write_failure, write_response,
+};
+use leanwire_native::cli::{lines, tds};
 use leanwire_native::core::actor::Dialect;
-use leanwire_native::core::dns::{Message, Record, Rtype};
+use leanwire_native::core::hex;
 use leanwire_native::core::report::{
-    ActorPathReport, DecodeOptions, DnsMessageReport, ElementReport, ErrorReport, TdsDecoder,
+    ActorPathReport, DecodeOptions, DnsMessageReport, ElementReport,
 };
 use leanwire_native::core::tds::{DEFAULT_ARENA_LIMIT, TdsVersion};
 use leanwire_native::fs;
 use leanwire_native::http;
-use leanwire_native::resolve::lookup_host;
 use leanwire_native::stub::{DNS_PORT, MAX_TIMEOUT, Response, StubResolver};
-use serde::Serialize;
 
 #[derive(Parser)]
 #[command(name = "leanwire", version, about = "Allocation-free protocol toolkit")]
@@ -119,6 +131,19 @@ enum Command {
         #[arg(long, default_value_t = http::DEFAULT_MAX_BODY as u64, value_name = "BYTES")]
         max_body: u64,
     },
+    /// Print the completion script of a shell: `leanwire completions bash > /etc/bash_completion.d/leanwire`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: Shell,
+    },
+    /// Write the manual pages (leanwire.1 and one per subcommand) into a directory.
+    #[command(hide = true)]
+    Man {
+        /// Where to write them; it is created if missing.
+        #[arg(value_name = "DIRECTORY")]
+        directory: PathBuf,
+    },
 }
 
 #[derive(Copy, Clone, ValueEnum)]
@@ -144,36 +169,18 @@ enum TdsCommand {
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         chunk: Option<u64>,
         /// The TDS version to read until a LOGINACK says otherwise.
-        #[arg(long, value_enum, default_value_t = TdsVersionArg::V7_4)]
-        tds_version: TdsVersionArg,
+        #[arg(
+            long,
+            default_value = "7.4",
+            value_parser = PossibleValuesParser::new(["7.1", "7.2", "7.3", "7.4"])
+                .try_map(|name| TdsVersion::from_name(&name).ok_or("not a TDS version")),
+        )]
+        tds_version: TdsVersion,
         /// The most bytes of memory one result set's column metadata may take;
         /// a stream that needs more stops with an ArenaFull error.
         #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_ARENA_LIMIT as u64)]
         arena_limit: u64,
     },
-}
-
-#[derive(Copy, Clone, ValueEnum)]
-enum TdsVersionArg {
-    #[value(name = "7.1")]
-    V7_1,
-    #[value(name = "7.2")]
-    V7_2,
-    #[value(name = "7.3")]
-    V7_3,
-    #[value(name = "7.4")]
-    V7_4,
-}
-
-impl From<TdsVersionArg> for TdsVersion {
-    fn from(v: TdsVersionArg) -> TdsVersion {
-        match v {
-            TdsVersionArg::V7_1 => TdsVersion::V7_1,
-            TdsVersionArg::V7_2 => TdsVersion::V7_2,
-            TdsVersionArg::V7_3 => TdsVersion::V7_3B,
-            TdsVersionArg::V7_4 => TdsVersion::V7_4,
-        }
-    }
 }
 
 #[derive(Subcommand)]
@@ -188,19 +195,35 @@ enum DnsCommand {
     Query(QueryArgs),
 }
 
-/// `dns query`: the words are parsed by [`QueryArgs::question`], since dig
+/// `dns query`: the words are read by [`Question::from_words`], since dig
 /// lets `@SERVER` come anywhere.
 #[derive(Args)]
-#[command(override_usage = "leanwire dns query [OPTIONS] NAME [TYPE] [@SERVER[:PORT]]")]
+#[command(
+    override_usage = "leanwire dns query [OPTIONS] NAME [TYPE] [CLASS] [@SERVER[:PORT]]\n       \
+                      leanwire dns query [OPTIONS] -x ADDRESS [TYPE] [CLASS] [@SERVER[:PORT]]"
+)]
 struct QueryArgs {
-    /// NAME, then TYPE (any mnemonic or TYPEnnn, case ignored; default A),
-    /// and `@SERVER[:PORT]` in any position: an IPv4 or IPv6 address
+    /// NAME, then TYPE (any mnemonic or TYPEnnn, case ignored; default A)
+    /// and CLASS (IN, CH, HS or CLASSnnn; default IN) in either order, and
+    /// `@SERVER[:PORT]` in any position: an IPv4 or IPv6 address
     /// (`@[::1]:5353` with a port). Without it, the servers of
     /// /etc/resolv.conf are asked.
     // Not `required`: a lone `@SERVER` is missing its name as well, and
-    // `question` says so for both.
-    #[arg(num_args = 1..=3, value_name = "ARG")]
+    // `Question::from_words` says so for both.
+    #[arg(num_args = 0..=4, value_name = "ARG")]
     words: Vec<String>,
+    /// Reverse lookup: ask for the PTR record of ADDRESS under in-addr.arpa
+    /// or ip6.arpa.
+    #[arg(short = 'x', value_name = "ADDRESS")]
+    reverse: Option<IpAddr>,
+    /// The port to ask on, for a server given without one and for those of
+    /// /etc/resolv.conf.
+    #[arg(short = 'p', long, value_name = "PORT", default_value_t = DNS_PORT)]
+    port: u16,
+    /// Print only the data of the answers, one record to a line, as
+    /// `dig +short` does.
+    #[arg(long, conflicts_with = "json")]
+    short: bool,
     /// Ask over TCP from the start (UDP falls back to TCP anyway when the
     /// answer is truncated).
     #[arg(long)]
@@ -262,11 +285,13 @@ fn main() -> ExitCode {
         Command::Actor(ActorCommand::Parse { dialect, inputs }) => {
             each_input(&inputs, |out, input| {
                 serde_json::to_writer(out, &ActorPathReport::parse(input, dialect.into()))
+                    .map_err(io::Error::from)
             })
         }
         Command::Actor(ActorCommand::ValidElement { dialect, inputs }) => {
             each_input(&inputs, |out, input| {
                 serde_json::to_writer(out, &ElementReport::check(input, dialect.into()))
+                    .map_err(io::Error::from)
             })
         }
         Command::Dns(DnsCommand::Decode { inputs }) => {
@@ -274,9 +299,12 @@ fn main() -> ExitCode {
             each_input(&inputs, |out, input| {
                 let report = match decode_hex(input, &mut bytes) {
                     Ok(()) => DnsMessageReport::decode(&bytes),
-                    Err(error) => DnsMessageReport::Failed { ok: false, error },
+                    Err(error) => DnsMessageReport::Failed {
+                        ok: false,
+                        error: error.to_string(),
+                    },
                 };
-                serde_json::to_writer(out, &report)
+                serde_json::to_writer(out, &report).map_err(io::Error::from)
             })
         }
         Command::Dns(DnsCommand::Query(args)) => return dns_query(&args),
@@ -290,14 +318,24 @@ fn main() -> ExitCode {
         }) => {
             let options = DecodeOptions {
                 tokens_only,
-                version: tds_version.into(),
+                version: tds_version,
                 arena_limit: usize::try_from(arena_limit).unwrap_or(usize::MAX),
             };
+            let chunk = chunk.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
             return tds_decode(&input, pcap, chunk, options);
         }
-        Command::Resolve { inputs } => each_input(&inputs, |out, host| {
-            serde_json::to_writer(out, &HostReport::lookup(host))
-        }),
+        Command::Resolve { inputs } => {
+            let mut failed = false;
+            let written = each_input(&inputs, |out, host| {
+                let report = HostReport::lookup(host);
+                failed |= !report.is_ok();
+                serde_json::to_writer(out, &report).map_err(io::Error::from)
+            });
+            if written.is_ok() && failed {
+                return ExitCode::FAILURE;
+            }
+            written
+        }
         Command::Mkdir { parents, paths } => {
             let create: fn(&Path) -> io::Result<()> = if parents {
                 |path: &Path| fs::create_dir_all(path)
@@ -340,16 +378,36 @@ fn main() -> ExitCode {
             };
             serve(addr, config)
         }
+        Command::Completions { shell } => {
+            clap_complete::generate(shell, &mut Cli::command(), "leanwire", &mut io::stdout());
+            Ok(())
+        }
+        Command::Man { directory } => std::fs::create_dir_all(&directory)
+            .and_then(|()| clap_mangen::generate_to(Cli::command(), &directory)),
     };
+    exit_status(result)
+}
+
+/// Success, or the failure reported on stderr; a closed pipe
+/// (`leanwire ... | head`) is the reader's choice, not a failure.
+fn exit_status(result: io::Result<()>) -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        // A closed pipe (`leanwire ... | head`) is the reader's choice, not a failure.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("leanwire: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// [`lines::each_input`] over stdin and stdout.
+fn each_input(
+    inputs: &[String],
+    report: impl FnMut(&mut BufWriter<io::StdoutLock<'static>>, &str) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut out = BufWriter::new(io::stdout().lock());
+    lines::each_input(inputs, io::stdin().lock(), &mut out, report)
 }
 
 /// Runs `leanwire serve`: prints `listening on http://ADDR` once bound, and
@@ -378,178 +436,100 @@ fn each_path(paths: &[PathBuf], what: &str, act: fn(&Path) -> io::Result<()>) ->
     status
 }
 
-/// Runs `report` on each input, one line of output each, where `-` stands
-/// for the lines of stdin.
-fn each_input(
-    inputs: &[String],
-    mut report: impl FnMut(&mut dyn Write, &str) -> serde_json::Result<()>,
-) -> io::Result<()> {
-    let mut out = BufWriter::new(io::stdout().lock());
-    let mut emit = |input: &str| -> io::Result<()> {
-        report(&mut out, input)?;
-        out.write_all(b"\n")
-    };
-    for input in inputs {
-        if input != "-" {
-            emit(input)?;
-            continue;
-        }
-        let mut stdin = io::stdin().lock();
-        let mut line = String::new();
-        while stdin.read_line(&mut line)? != 0 {
-            let text = line.strip_suffix('\n').unwrap_or(&line);
-            emit(text.strip_suffix('\r').unwrap_or(text))?;
-            line.clear();
-        }
-    }
-    out.flush()
-}
-
 /// Reads hex digits into `out`, skipping ASCII whitespace.
-fn decode_hex(text: &str, out: &mut Vec<u8>) -> Result<(), String> {
+fn decode_hex(text: &str, out: &mut Vec<u8>) -> Result<(), hex::Error> {
     out.clear();
-    let mut high = None;
-    for (at, b) in text.bytes().enumerate() {
-        if b.is_ascii_whitespace() {
-            continue;
-        }
-        let digit = (b as char)
-            .to_digit(16)
-            .ok_or_else(|| format!("invalid hex digit {:?} at offset {at}", b as char))?
-            as u8;
-        match high.take() {
-            None => high = Some(digit),
-            Some(h) => out.push(h << 4 | digit),
-        }
+    for byte in hex::decode(text) {
+        out.push(byte?);
     }
-    match high {
-        None => Ok(()),
-        Some(_) => Err(format!("odd number of hex digits ({})", text.len())),
-    }
+    Ok(())
 }
 
-/// The exit status when no server answered, as dig's.
-const EXIT_NO_ANSWER: u8 = 9;
+/// `leanwire tds decode`: see [`tds::decode`]; exits with 1 on a decode error.
+fn tds_decode(input: &str, pcap: bool, chunk: Option<usize>, options: DecodeOptions) -> ExitCode {
+    let mut source = match tds::open(input, pcap) {
+        Ok(source) => source,
+        Err(e) => {
+            eprintln!("leanwire: {input}: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut out = BufWriter::new(io::stdout().lock());
+    match tds::decode(&mut source, &mut out, chunk, options) {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(_)) => ExitCode::FAILURE,
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            exit_status(Err(io::Error::new(e.kind(), format!("{input}: {e}"))))
+        }
+        Err(e) => exit_status(Err(e)),
+    }
+}
 
 /// `dns query`: asks, prints the response (or why there is none), and picks
 /// the exit status.
 fn dns_query(args: &QueryArgs) -> ExitCode {
-    let (name, rtype, server) = args.question();
+    let reverse = args.reverse.map(reverse_name);
+    let question = match Question::from_words(&args.words, reverse.as_deref()) {
+        Ok(question) => question,
+        Err(e) => usage_error(
+            match e {
+                WordsError::MissingName => ErrorKind::MissingRequiredArgument,
+                WordsError::SecondServer(_) => ErrorKind::ArgumentConflict,
+                WordsError::Unexpected(_) => ErrorKind::UnknownArgument,
+            },
+            e,
+        ),
+    };
+    let format = match (args.short, args.json) {
+        (true, _) => Format::Short,
+        (_, true) => Format::Json,
+        _ => Format::Dig,
+    };
     let mut out = io::stdout().lock();
-    let printed = args.ask(name, rtype, server).and_then(|response| {
-        if !args.json {
-            // RDATA that is malformed for its type prints in the RFC 3597 form.
-            return Ok(print_dig(&mut out, &response));
-        }
-        match DnsMessageReport::decode(response.bytes()) {
-            // The report fails a message with malformed RDATA; printing it
-            // would say `"ok":false` with status 0.
-            DnsMessageReport::Failed { error, .. } => Err(QueryFailure::other(format!(
-                "the response from {} does not decode: {error}",
-                response.server()
-            ))),
-            report => Ok(json_line(&mut out, &report)),
-        }
-    });
-    let (written, status) = match printed {
+    let (written, status) = match ask(args, &question)
+        .and_then(|response| write_response(&mut out, &response, format))
+    {
         Ok(written) => (written, ExitCode::SUCCESS),
         Err(failure) => {
             eprintln!("leanwire: {}", failure.message);
-            let written = if args.json {
-                let report = DnsMessageReport::Failed {
-                    ok: false,
-                    error: failure.message,
-                };
-                json_line(&mut out, &report)
-            } else {
-                Ok(())
-            };
+            let written = write_failure(&mut out, &failure, format);
             (written, ExitCode::from(failure.status))
         }
     };
     match written.and_then(|()| out.flush()) {
-        Ok(()) => status,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => status,
-        Err(e) => {
-            eprintln!("leanwire: {e}");
-            ExitCode::FAILURE
-        }
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => exit_status(Err(e)),
+        _ => status,
     }
 }
 
-impl QueryArgs {
-    /// The name, the type and the server's text from the words, which dig
-    /// lets come in any order but NAME before TYPE. A missing name, a bad
-    /// type or a word too many is a usage error: exits with 2.
-    fn question(&self) -> (&str, Rtype, Option<&str>) {
-        let mut server = None;
-        let mut rest = Vec::with_capacity(2);
-        for word in &self.words {
-            match word.strip_prefix('@') {
-                Some(_) if server.is_some() => usage_error(
-                    ErrorKind::ArgumentConflict,
-                    format!("a second server '{word}': one @SERVER at most"),
-                ),
-                Some(text) => server = Some(text),
-                None => rest.push(word.as_str()),
-            }
-        }
-        let (name, rtype) = match rest[..] {
-            [name] => (name, Rtype::A),
-            [name, rtype] => match Rtype::from_mnemonic(rtype) {
-                Some(rtype) => (name, rtype),
-                None => usage_error(
-                    ErrorKind::InvalidValue,
-                    format!(
-                        "invalid value '{rtype}' for 'TYPE': not a DNS type \
-                         (a mnemonic such as AAAA, or TYPEnnn)"
-                    ),
-                ),
-            },
-            [] => usage_error(
-                ErrorKind::MissingRequiredArgument,
-                "the following required arguments were not provided:\n  NAME",
-            ),
-            [_, _, extra, ..] => usage_error(
-                ErrorKind::UnknownArgument,
-                format!("unexpected argument '{extra}': NAME and TYPE are already given"),
-            ),
-        };
-        (name, rtype, server)
+/// Asks the server named after `@`, or else the system's.
+fn ask(args: &QueryArgs, question: &Question<'_>) -> Result<Response, QueryFailure> {
+    let resolver = match question.server {
+        Some(text) => StubResolver::new([parse_server(text, args.port).ok_or_else(|| {
+            QueryFailure::other(format!(
+                "bad server {text:?}: expected an IPv4 or IPv6 address and an \
+                 optional port (@192.0.2.1:5353, @[2001:db8::1]:5353)"
+            ))
+        })?]),
+        None => StubResolver::from_system()
+            .map_err(|e| QueryFailure::other(format!("/etc/resolv.conf: {e}")))?
+            .port(args.port),
+    };
+    let mut resolver = resolver
+        .recursion_desired(true)
+        .dnssec(args.dnssec)
+        .tcp_only(args.tcp)
+        .class(question.class);
+    if let Some(timeout) = args.timeout {
+        resolver = resolver.timeout(timeout);
     }
-
-    /// Asks the server named after `@`, or else the system's.
-    fn ask(
-        &self,
-        name: &str,
-        rtype: Rtype,
-        server: Option<&str>,
-    ) -> Result<Response, QueryFailure> {
-        let resolver = match server {
-            Some(text) => StubResolver::new([parse_server(text).ok_or_else(|| {
-                QueryFailure::other(format!(
-                    "bad server {text:?}: expected an IPv4 or IPv6 address and an \
-                     optional port (@192.0.2.1:5353, @[2001:db8::1]:5353)"
-                ))
-            })?]),
-            None => StubResolver::from_system()
-                .map_err(|e| QueryFailure::other(format!("/etc/resolv.conf: {e}")))?,
-        };
-        let mut resolver = resolver
-            .recursion_desired(true)
-            .dnssec(self.dnssec)
-            .tcp_only(self.tcp);
-        if let Some(timeout) = self.timeout {
-            resolver = resolver.timeout(timeout);
-        }
-        resolver
-            .query_sync(name, rtype)
-            .map_err(|e| QueryFailure::from_stub(e, resolver.servers()))
-    }
+    resolver
+        .query_sync(question.name, question.rtype)
+        .map_err(|e| QueryFailure::from_stub(e, resolver.servers()))
 }
 
 /// Exits with a clap usage error (status 2) that shows `dns query`'s usage.
-fn usage_error(kind: ErrorKind, message: impl fmt::Display) -> ! {
+fn usage_error(kind: ErrorKind, message: impl std::fmt::Display) -> ! {
     let mut cli = Cli::command();
     cli.build();
     match cli
@@ -561,21 +541,6 @@ fn usage_error(kind: ErrorKind, message: impl fmt::Display) -> ! {
     }
 }
 
-/// `SERVER[:PORT]` after the `@`: `192.0.2.1`, `192.0.2.1:5353`,
-/// `2001:db8::1`, `[2001:db8::1]` or `[2001:db8::1]:5353`. A bare IPv6
-/// address takes no port: its last group would be read as one.
-fn parse_server(text: &str) -> Option<SocketAddr> {
-    if let Ok(ip) = text.parse::<IpAddr>() {
-        return Some(SocketAddr::new(ip, DNS_PORT));
-    }
-    if let Ok(address) = text.parse::<SocketAddr>() {
-        return Some(address);
-    }
-    let inner = text.strip_prefix('[')?.strip_suffix(']')?;
-    let ip = inner.parse::<std::net::Ipv6Addr>().ok()?;
-    Some(SocketAddr::new(ip.into(), DNS_PORT))
-}
-
 /// `dns query --timeout`: see [`parse_seconds`], up to [`MAX_TIMEOUT`], an hour.
 fn parse_timeout(text: &str) -> Result<Duration, String> {
     parse_seconds(text, MAX_TIMEOUT)
@@ -584,364 +549,4 @@ fn parse_timeout(text: &str) -> Result<Duration, String> {
 /// The timeouts of `serve`: see [`parse_seconds`], up to [`http::MAX_TIMEOUT`], a day.
 fn parse_server_timeout(text: &str) -> Result<Duration, String> {
     parse_seconds(text, http::MAX_TIMEOUT)
-}
-
-/// A number of seconds greater than 0 and at most `max`; NaN, infinities
-/// and anything larger are refused.
-fn parse_seconds(text: &str, max: Duration) -> Result<Duration, String> {
-    let max = max.as_secs_f64();
-    match text.parse::<f64>() {
-        Ok(seconds) if seconds > 0.0 && seconds <= max => {
-            Duration::try_from_secs_f64(seconds).map_err(|e| e.to_string())
-        }
-        _ => Err(format!(
-            "expected a number of seconds greater than 0 and at most {max}"
-        )),
-    }
-}
-
-/// Why `dns query` has no response to print, and the exit status that says so.
-struct QueryFailure {
-    status: u8,
-    message: String,
-}
-
-impl QueryFailure {
-    /// A failure that is not the servers' silence: status 1.
-    fn other(message: String) -> Self {
-        QueryFailure { status: 1, message }
-    }
-
-    fn no_answer(message: String) -> Self {
-        QueryFailure {
-            status: EXIT_NO_ANSWER,
-            message,
-        }
-    }
-
-    /// Sorts an error of `StubResolver::query`: a query refused before it
-    /// was sent (a bad name) is status 1; anything on the way to or from the
-    /// servers means they gave no answer, status 9.
-    fn from_stub(e: io::Error, servers: &[SocketAddr]) -> Self {
-        let servers = servers
-            .iter()
-            .map(SocketAddr::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
-        match e.kind() {
-            io::ErrorKind::InvalidInput | io::ErrorKind::NotFound | io::ErrorKind::Other => {
-                QueryFailure::other(e.to_string())
-            }
-            // The resolver's own errors already say which server, and how long
-            // or what was wrong: "no answer from 192.0.2.1:53 within 2s".
-            io::ErrorKind::TimedOut | io::ErrorKind::InvalidData if e.get_ref().is_some() => {
-                QueryFailure::no_answer(e.to_string())
-            }
-            // A timeout the OS reported without saying more.
-            io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock => {
-                QueryFailure::no_answer(format!("no answer from {servers}: timed out"))
-            }
-            _ => QueryFailure::no_answer(format!("no answer from {servers}: {e}")),
-        }
-    }
-}
-
-/// Writes `report` as one line of JSON.
-fn json_line(out: &mut impl Write, report: &impl Serialize) -> io::Result<()> {
-    serde_json::to_writer(&mut *out, report)?;
-    out.write_all(b"\n")
-}
-
-/// Writes `response` as dig does.
-fn print_dig(out: &mut impl Write, response: &Response) -> io::Result<()> {
-    // The stub resolver checked the message when it arrived.
-    let message = response
-        .message()
-        .map_err(|e| io::Error::other(format!("malformed response: {e}")))?;
-    write!(out, "{}", DigText { response, message })
-}
-
-/// dig's columns: a record's TTL, class, type and RDATA start at these, with
-/// tab stops every 8 (`dns_master_stylecreate(.., 24, 32, 40, 48, 80, 8, ..)`
-/// in BIND's `bin/dig/dig.c`). A question's class and type go to the same
-/// columns as a record's, counted from after the question's `;`.
-const TTL_COLUMN: usize = 24;
-const CLASS_COLUMN: usize = 32;
-const TYPE_COLUMN: usize = 40;
-const RDATA_COLUMN: usize = 48;
-const TAB_WIDTH: usize = 8;
-
-/// A response in dig's text form: the header, the OPT pseudosection, the
-/// sections that are not empty, and the query's statistics.
-struct DigText<'a> {
-    response: &'a Response,
-    message: Message<'a>,
-}
-
-impl fmt::Display for DigText<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let message = &self.message;
-        let h = message.header();
-        writeln!(
-            f,
-            ";; ->>HEADER<<- opcode: {}, status: {}, id: {}",
-            h.opcode,
-            message.rcode(),
-            h.id
-        )?;
-        f.write_str(";; flags:")?;
-        let flags = [
-            (h.qr, "qr"),
-            (h.aa, "aa"),
-            (h.tc, "tc"),
-            (h.rd, "rd"),
-            (h.ra, "ra"),
-            (h.ad, "ad"),
-            (h.cd, "cd"),
-        ];
-        for (_, flag) in flags.iter().filter(|(set, _)| *set) {
-            write!(f, " {flag}")?;
-        }
-        if h.z {
-            f.write_str("; MBZ: 0x4")?;
-        }
-        writeln!(
-            f,
-            "; QUERY: {}, ANSWER: {}, AUTHORITY: {}, ADDITIONAL: {}",
-            h.qdcount, h.ancount, h.nscount, h.arcount
-        )?;
-
-        if let Some(edns) = message.edns() {
-            f.write_str("\n;; OPT PSEUDOSECTION:\n")?;
-            write!(f, "; EDNS: version: {}, flags:", edns.version)?;
-            if edns.dnssec_ok {
-                f.write_str(" do")?;
-            }
-            if edns.z != 0 {
-                write!(f, "; MBZ: {:#06x},", edns.z)?;
-            }
-            writeln!(f, "; udp: {}", edns.payload_size)?;
-            for option in edns.options() {
-                writeln!(f, "; {option}")?;
-            }
-        }
-
-        let mut questions = message.questions().peekable();
-        if questions.peek().is_some() {
-            f.write_str("\n;; QUESTION SECTION:\n")?;
-            for q in questions {
-                let (name, class, qtype) = (q.name.to_string(), q.qclass, q.qtype);
-                // dig counts the columns from after the `;`.
-                f.write_char(';')?;
-                columns(
-                    f,
-                    &name,
-                    [
-                        (CLASS_COLUMN, &*class.to_string()),
-                        (TYPE_COLUMN, &*qtype.to_string()),
-                    ],
-                )?;
-            }
-        }
-
-        let sections = [
-            ("ANSWER", message.answers()),
-            ("AUTHORITY", message.authority()),
-            // The OPT record is the pseudosection above.
-            ("ADDITIONAL", message.additional()),
-        ];
-        for (title, records) in sections {
-            let mut records = records.filter(|r| r.rtype != Rtype::Opt).peekable();
-            if records.peek().is_none() {
-                continue;
-            }
-            write!(f, "\n;; {title} SECTION:\n")?;
-            for record in records {
-                record_line(f, &record)?;
-            }
-        }
-
-        let server = self.response.server();
-        write!(
-            f,
-            "\n;; Query time: {} msec\n;; SERVER: {}#{}({})\n;; MSG SIZE  rcvd: {}\n",
-            self.response.elapsed().as_millis(),
-            server.ip(),
-            server.port(),
-            self.response.transport(),
-            self.response.bytes().len()
-        )
-    }
-}
-
-/// A record as dig prints it: `Record`'s text with its first four spaces
-/// turned into tabs to dig's columns. A name prints a space as `\032`, and
-/// TTL, class and type have none, so those four are the spaces between the
-/// fields; the RDATA keeps its own.
-fn record_line(f: &mut fmt::Formatter<'_>, record: &Record<'_>) -> fmt::Result {
-    let text = record.to_string();
-    let mut fields = text.splitn(5, ' ');
-    let name = fields.next().unwrap_or_default();
-    let stops = [TTL_COLUMN, CLASS_COLUMN, TYPE_COLUMN, RDATA_COLUMN];
-    columns(f, name, stops.into_iter().zip(fields))
-}
-
-/// Writes `first`, then each field at its column, and ends the line.
-///
-/// Tabs pad to the column as in dig. Where the text before a field runs
-/// past its column, dig writes one space; this writes one tab, so that the
-/// fields always split on tabs.
-fn columns<'t>(
-    f: &mut fmt::Formatter<'_>,
-    first: &str,
-    fields: impl IntoIterator<Item = (usize, &'t str)>,
-) -> fmt::Result {
-    f.write_str(first)?;
-    let mut column = first.len();
-    for (stop, field) in fields {
-        loop {
-            f.write_char('\t')?;
-            column = (column / TAB_WIDTH + 1) * TAB_WIDTH;
-            if column >= stop {
-                break;
-            }
-        }
-        f.write_str(field)?;
-        column += field.len();
-    }
-    f.write_char('\n')
-}
-
-/// The report for one host of `leanwire resolve`.
-///
-/// ```json
-/// {"host":"localhost","ok":true,"addresses":["127.0.0.1","::1"]}
-/// {"host":"x.invalid","ok":false,"error":"Name or service not known"}
-/// ```
-#[derive(Serialize)]
-#[serde(untagged)]
-enum HostReport<'a> {
-    /// The distinct addresses, in the resolver's order.
-    Resolved {
-        host: &'a str,
-        ok: bool,
-        addresses: Box<[IpAddr]>,
-    },
-    /// The resolver's (or the host check's) error.
-    Failed {
-        host: &'a str,
-        ok: bool,
-        error: String,
-    },
-}
-
-impl<'a> HostReport<'a> {
-    fn lookup(host: &'a str) -> Self {
-        match lookup_host(host) {
-            Ok(addresses) => HostReport::Resolved {
-                host,
-                ok: true,
-                addresses,
-            },
-            Err(e) => HostReport::Failed {
-                host,
-                ok: false,
-                error: e.to_string(),
-            },
-        }
-    }
-}
-
-/// How much `leanwire tds decode` feeds the decoder at a time: what one
-/// read returns, up to this; with `--chunk N`, N bytes (at most 1 MiB).
-const TDS_PIECE: usize = 64 * 1024;
-
-/// `leanwire tds decode`: one JSON line per token, printed as the input
-/// completes it; on a decode error, a last `{"error":...,"offset":N}` line
-/// and exit status 1.
-fn tds_decode(input: &str, pcap: bool, chunk: Option<u64>, options: DecodeOptions) -> ExitCode {
-    let opened: io::Result<Box<dyn Read>> = if input == "-" {
-        Ok(Box::new(io::stdin().lock()))
-    } else {
-        std::fs::File::open(input).map(|file| Box::new(file) as Box<dyn Read>)
-    };
-    // A capture is taken apart whole; a stream is decoded as it is read.
-    let source = opened.and_then(|mut source| {
-        if !pcap {
-            return Ok(source);
-        }
-        let mut bytes = Vec::new();
-        source.read_to_end(&mut bytes)?;
-        let stream = leanwire_native::pcap::server_stream(&bytes, 1433)?;
-        Ok(Box::new(io::Cursor::new(stream)) as Box<dyn Read>)
-    });
-    let mut source = match source {
-        Ok(source) => source,
-        Err(e) => {
-            eprintln!("leanwire: {input}: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let mut decoder = TdsDecoder::new(options);
-    let mut buf = vec![0; chunk.map_or(TDS_PIECE, |n| n.min(1 << 20) as usize)];
-    let mut reports = Vec::new();
-    let mut out = BufWriter::new(io::stdout().lock());
-    let decoded = (|| -> io::Result<Result<(), ErrorReport>> {
-        loop {
-            let n = match read_piece(&mut source, &mut buf, chunk.is_some()) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) => {
-                    out.flush()?;
-                    return Err(io::Error::new(e.kind(), format!("{input}: {e}")));
-                }
-            };
-            let fed = decoder.feed(&buf[..n], &mut reports);
-            for report in reports.drain(..) {
-                json_line(&mut out, &report)?;
-            }
-            if let Err(error) = fed {
-                json_line(&mut out, &error)?;
-                out.flush()?;
-                return Ok(Err(error));
-            }
-            // What this piece completed goes out before the next read waits.
-            out.flush()?;
-        }
-        let finished = decoder.finish();
-        if let Err(error) = &finished {
-            json_line(&mut out, error)?;
-        }
-        out.flush()?;
-        Ok(finished)
-    })();
-    match decoded {
-        Ok(Ok(())) => ExitCode::SUCCESS,
-        Ok(Err(_)) => ExitCode::FAILURE,
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("leanwire: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// Reads the next piece of the stream into `buf`: what one read returns,
-/// or with `whole` all of `buf` unless the stream ends first. 0 at the end.
-fn read_piece(source: &mut dyn Read, buf: &mut [u8], whole: bool) -> io::Result<usize> {
-    let mut filled = 0;
-    while filled < buf.len() {
-        match source.read(&mut buf[filled..]) {
-            Ok(0) => break,
-            Ok(n) => {
-                filled += n;
-                if !whole {
-                    break;
-                }
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(filled)
 }

@@ -23,23 +23,33 @@
 //! request without a body makes no heap allocation in steady state.
 //!
 //! ```no_run
-//! use leanwire_native::http::{Config, HelloWorld, Server};
+//! use leanwire_native::http::{Config, Request, Response, Server};
 //!
+//! let hello = |_: &Request<'_>, response: &mut Response<'_>| {
+//!     response.set_content_type("text/plain");
+//!     response.body().extend_from_slice(b"Hello, World!");
+//! };
 //! let addr = ([127, 0, 0, 1], 8080).into();
-//! let server = Server::bind(addr, Config::default(), HelloWorld)?;
+//! let server = Server::bind(addr, Config::default(), hello)?;
 //! println!("listening on http://{}", server.local_addr());
 //! server.run()?;
 //! # Ok::<(), std::io::Error>(())
 //! ```
+//!
+//! With the `cli` feature (on by default), `HelloWorld` is the handler
+//! `leanwire serve` runs: the TechEmpower JSON and plaintext routes.
 
 mod body;
 mod connection;
 mod date;
+#[cfg(feature = "cli")]
 mod hello;
 mod message;
 mod server;
 mod session;
 
+#[cfg(feature = "cli")]
+#[cfg_attr(docsrs, doc(cfg(feature = "cli")))]
 pub use hello::HelloWorld;
 pub use message::{Request, Response, Status};
 pub use server::{Config, Dispatch, MAX_TIMEOUT, Server, ShutdownHandle};

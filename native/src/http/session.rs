@@ -43,13 +43,16 @@ enum Close {
 /// buffers have grown to the largest response.
 ///
 /// ```
-/// use leanwire_native::http::{HelloWorld, Session};
+/// use leanwire_native::http::{Request, Response, Session};
 ///
+/// let hello = |_: &Request<'_>, response: &mut Response<'_>| {
+///     response.body().extend_from_slice(b"Hello, World!");
+/// };
 /// let mut session = Session::new();
 /// let request = b"GET /plaintext HTTP/1.1\r\nHost: example\r\n\r\n";
 /// session.read_buf()[..request.len()].copy_from_slice(request);
 /// session.received(request.len());
-/// session.process(&HelloWorld, b"Sun, 06 Nov 1994 08:49:37 GMT");
+/// session.process(&hello, b"Sun, 06 Nov 1994 08:49:37 GMT");
 /// assert!(session.pending().starts_with(b"HTTP/1.1 200 OK\r\n"));
 /// assert!(session.pending().ends_with(b"\r\n\r\nHello, World!"));
 /// ```
@@ -566,7 +569,8 @@ fn write_response(
     out.extend_from_slice(body);
 }
 
-#[cfg(test)]
+// The conversations are with `HelloWorld`, which comes with `cli`.
+#[cfg(all(test, feature = "cli"))]
 mod tests {
     use super::*;
     use crate::http::HelloWorld;
