@@ -22,6 +22,8 @@ pub mod dns;
 pub mod dns_packet;
 pub mod shared;
 pub mod tds;
+#[cfg(test)]
+mod vectors;
 
 #[cfg(feature = "peers")]
 mod alloc;

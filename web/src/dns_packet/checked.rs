@@ -291,25 +291,6 @@ mod tests {
     use super::*;
     use crate::shared::Output;
 
-    /// The vector messages, as bytes.
-    fn vectors() -> Vec<Vec<u8>> {
-        let json: serde_json::Value = serde_json::from_str(include_str!(
-            "../../../core/tests/vectors/dns/messages.json"
-        ))
-        .unwrap();
-        json["messages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|message| {
-                let hex = message["hex"].as_str().unwrap();
-                leanwire_core::hex::decode(hex)
-                    .collect::<Result<_, _>>()
-                    .unwrap()
-            })
-            .collect()
-    }
-
     /// The tape and text of core's decode, if it takes the message.
     fn through_core(buf: &[u8]) -> Option<(usize, Vec<u32>, Vec<u8>)> {
         let mut out = Output::new();
@@ -326,7 +307,7 @@ mod tests {
 
     #[test]
     fn core_takes_the_vectors_and_reads_them_as_dns_packet_does() {
-        let vectors = vectors();
+        let vectors = crate::vectors::dns_messages();
         let mut taken = 0;
         for buf in &vectors {
             if let Some(core) = through_core(buf) {
@@ -348,7 +329,7 @@ mod tests {
     #[test]
     fn where_core_takes_a_corrupted_message_dns_packet_reads_the_same() {
         let mut compared = 0;
-        for buf in vectors() {
+        for buf in crate::vectors::dns_messages() {
             for at in 0..buf.len() {
                 for flip in [0x01, 0x40, 0x80, 0xff] {
                     let mut corrupt = buf.clone();

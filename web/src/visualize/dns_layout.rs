@@ -316,25 +316,6 @@ fn rdata_text(record: &Record<'_>) -> String {
 mod tests {
     use super::*;
 
-    /// The messages of `core/tests/vectors/dns/messages.json`, as bytes.
-    fn vectors() -> Vec<Vec<u8>> {
-        let json: serde_json::Value = serde_json::from_str(include_str!(
-            "../../../core/tests/vectors/dns/messages.json"
-        ))
-        .unwrap();
-        json["messages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| {
-                let hex = m["hex"].as_str().unwrap();
-                leanwire_core::hex::decode(hex)
-                    .collect::<std::result::Result<_, _>>()
-                    .unwrap()
-            })
-            .collect()
-    }
-
     /// The spans run from 0 to the end without gaps or overlaps.
     fn assert_covers(layout: &Layout, len: usize) {
         let mut at = 0;
@@ -357,7 +338,7 @@ mod tests {
 
     #[test]
     fn every_vector_is_covered_byte_for_byte() {
-        for bytes in vectors() {
+        for bytes in crate::vectors::dns_messages() {
             let layout = layout(&bytes);
             assert_covers(&layout, bytes.len());
             assert_eq!(layout.error.is_some(), Message::parse(&bytes).is_err());
@@ -366,7 +347,7 @@ mod tests {
 
     #[test]
     fn cname_chain_fields() {
-        let bytes = &vectors()[0];
+        let bytes = &crate::vectors::dns_messages()[0];
         let layout = layout(bytes);
         assert!(layout.error.is_none());
         assert_eq!(field(&layout, "header", "ID"), ["6699"]);
@@ -397,7 +378,7 @@ mod tests {
 
     #[test]
     fn opt_record_fields_are_named_for_edns() {
-        let with_opt = vectors()
+        let with_opt = crate::vectors::dns_messages()
             .into_iter()
             .find(|b| Message::parse(b).ok().and_then(|m| m.edns()).is_some())
             .unwrap();
@@ -413,7 +394,10 @@ mod tests {
 
     #[test]
     fn every_cut_of_a_vector_stops_at_its_defect() {
-        for bytes in vectors().iter().filter(|b| b.len() < 1024) {
+        for bytes in crate::vectors::dns_messages()
+            .iter()
+            .filter(|b| b.len() < 1024)
+        {
             if Message::parse(bytes).is_err() {
                 continue;
             }
@@ -428,7 +412,11 @@ mod tests {
 
     #[test]
     fn corrupted_bytes_are_laid_out_to_the_end() {
-        for bytes in vectors().iter().filter(|b| b.len() < 1024).take(8) {
+        for bytes in crate::vectors::dns_messages()
+            .iter()
+            .filter(|b| b.len() < 1024)
+            .take(8)
+        {
             for at in 0..bytes.len() {
                 for value in [0x00, 0x01, 0x3f, 0x40, 0xc0, 0xff] {
                     let mut corrupted = bytes.clone();
@@ -443,7 +431,7 @@ mod tests {
 
     #[test]
     fn truncated_question() {
-        let bytes = &vectors()[0][..20];
+        let bytes = &crate::vectors::dns_messages()[0][..20];
         let layout = layout(bytes);
         let error = layout.error.unwrap();
         assert_eq!((error.kind.as_str(), error.offset), ("ShortInput", 20));
@@ -463,7 +451,7 @@ mod tests {
 
     #[test]
     fn trailing_bytes_get_a_span() {
-        let mut bytes = vectors()[0].clone();
+        let mut bytes = crate::vectors::dns_messages()[0].clone();
         let len = bytes.len();
         bytes.extend([0xde, 0xad]);
         let layout = layout(&bytes);
