@@ -20,12 +20,16 @@ export function drawArena(container, layout) {
     return { chunk, box, caption };
   });
   const cells = blocks.map((block) => {
-    const size = layout.chunks[block.chunk].size ?? layout.chunks[block.chunk].used;
+    // bumpalo hands out a chunk from its end downwards: the used bytes sit
+    // at the chunk's top, and the first allocation at the far right.
+    const chunk = layout.chunks[block.chunk];
+    const size = chunk.size ?? chunk.used;
+    const base = size - chunk.used;
     const cell = element("div", block.size * 600 >= size * 40 ? block.label : "", {
       className: `arena-block block-${kind(block.label)}`,
       title: `${block.label} · ${block.size} B at +${block.offset}`,
     });
-    cell.style.left = `${(100 * block.offset) / size}%`;
+    cell.style.left = `${(100 * (base + block.offset)) / size}%`;
     cell.style.width = `${Math.max(0.4, (100 * block.size) / size)}%`;
     chunks[block.chunk].box.append(cell);
     return cell;

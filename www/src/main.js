@@ -219,7 +219,7 @@ async function measureSection(prefix, section, input, impls, total) {
 }
 
 /** An implementation in a memory run that loops inside the page's wasm build. */
-const inWasm = (id, label, color, run) => ({
+const wasmLoop = (id, label, color, run) => ({
   id, label, color, counted: true,
   memory: () => peers.memory,
   slice(n) {
@@ -230,7 +230,7 @@ const inWasm = (id, label, color, run) => ({
   },
 });
 /** An implementation in a memory run called from JavaScript; `memory` gives its wasm memory, or null for plain JavaScript. */
-const fromJs = (id, label, color, call, memory = () => packageWasm.memory) => ({
+const jsCall = (id, label, color, call, memory = () => packageWasm.memory) => ({
   id, label, color, counted: false, memory,
   slice(n) {
     for (let i = 0; i < n; i++) call();
@@ -315,11 +315,11 @@ $("actor-measure-form").addEventListener("submit", (event) => {
   const dialect = $("dialect").value;
   const total = Math.max(1000, Number($("actor-ops").value) || 200000);
   measureSection("actor", "actor", { path, dialect }, [
-    fromJs("leanwire-js", "leanwire parseActorPath", COLORS.leanwire[0], () => readAll(parseActorPath(path, dialect))),
-    fromJs("regex-js", "regex split", COLORS.peer[0], () => readAll(regexSplit(path)), () => null),
-    fromJs("url-js", "new URL", COLORS.peer[1], () => readAll(urlSplit(path)), () => null),
-    inWasm("leanwire-wasm", "leanwire ActorPath::parse (wasm)", COLORS.leanwire[1], (n) => benchmark("parse", path, n, dialect)),
-    inWasm("url-wasm", "url::Url::parse (wasm)", COLORS.peer[2], (n) => peerBenchmark("parse", path, n)),
+    jsCall("leanwire-js", "leanwire parseActorPath", COLORS.leanwire[0], () => readAll(parseActorPath(path, dialect))),
+    jsCall("regex-js", "regex split", COLORS.peer[0], () => readAll(regexSplit(path)), () => null),
+    jsCall("url-js", "new URL", COLORS.peer[1], () => readAll(urlSplit(path)), () => null),
+    wasmLoop("leanwire-wasm", "leanwire ActorPath::parse (wasm)", COLORS.leanwire[1], (n) => benchmark("parse", path, n, dialect)),
+    wasmLoop("url-wasm", "url::Url::parse (wasm)", COLORS.peer[2], (n) => peerBenchmark("parse", path, n)),
   ], total);
 });
 
@@ -399,10 +399,10 @@ $("dns-measure-form").addEventListener("submit", (event) => {
   const hex = toHex(dnsBytes);
   const total = Math.max(1000, Number($("dns-ops").value) || 50000);
   measureSection("dns", "dns", { bytes }, [
-    fromJs("leanwire-js", "leanwire/dns-packet decode", COLORS.leanwire[0], () => ours.decode(bytes)),
-    fromJs("dns-packet-js", "dns-packet decode", COLORS.peer[0], () => dnsPacket.decode(bytes), () => null),
-    inWasm("leanwire-wasm", "leanwire Message::parse (wasm)", COLORS.leanwire[1], (n) => benchmark("dns_decode", hex, n)),
-    inWasm("hickory-wasm", "hickory-proto (wasm)", COLORS.peer[2], (n) => peerBenchmark("dns_decode", hex, n)),
+    jsCall("leanwire-js", "leanwire/dns-packet decode", COLORS.leanwire[0], () => ours.decode(bytes)),
+    jsCall("dns-packet-js", "dns-packet decode", COLORS.peer[0], () => dnsPacket.decode(bytes), () => null),
+    wasmLoop("leanwire-wasm", "leanwire Message::parse (wasm)", COLORS.leanwire[1], (n) => benchmark("dns_decode", hex, n)),
+    wasmLoop("hickory-wasm", "hickory-proto (wasm)", COLORS.peer[2], (n) => peerBenchmark("dns_decode", hex, n)),
   ].filter((impl) => {
     try {
       impl.slice(1);
