@@ -40,11 +40,6 @@ pub mod stub;
 mod sys;
 pub mod tds;
 
-/// The README's Rust example, compiled and run as a doctest.
-#[doc = include_str!("../../README.md")]
-#[cfg(doctest)]
-pub struct ReadmeDoctests;
-
 /// The crate's own README (the one crates.io shows), its example run as a doctest.
 #[doc = include_str!("../README.md")]
 #[cfg(doctest)]

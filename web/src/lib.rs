@@ -25,6 +25,14 @@ pub mod tds;
 #[cfg(test)]
 mod vectors;
 
+/// The repository README's Rust examples, compiled and run as doctests.
+/// They live in this crate, which is not published, because they use
+/// both `leanwire-core` and `leanwire-native` and the README is outside
+/// either crate's package.
+#[doc = include_str!("../../README.md")]
+#[cfg(all(doctest, not(target_arch = "wasm32")))]
+pub struct ReadmeDoctests;
+
 #[cfg(feature = "peers")]
 mod alloc;
 #[cfg(feature = "peers")]
