@@ -2,20 +2,22 @@
 //! headers [MS-TDS 2.2.7.18], read field by field into the caller's
 //! [`Metadata`], resumable at any byte.
 
+use super::cursor::Cursor;
 use super::metadata::{Draft, Metadata};
-use super::row::Val;
-use super::{MAX_COLUMNS, MetaPart, Out, Reader, ReaderState, State};
+use super::{MAX_COLUMNS, MetaPart, ReaderState};
 use crate::tds::colmetadata::{Column, ColumnFlags};
 use crate::tds::error::{ErrorKind, Result, Site, error_at};
 use crate::tds::returnvalue::ReturnValue;
-use crate::tds::status::Status;
 use crate::tds::token::TokenType;
 use crate::tds::type_info::{DataType, TypeInfo, TypeNames};
 use crate::tds::ucs2::Ucs2Str;
+use crate::tds::version::TdsVersion;
 
-/// Where a COLMETADATA or RETURNVALUE header read is.
+/// The metadata machine: where a COLMETADATA or RETURNVALUE header read
+/// is. It reads through the reader's [`Cursor`] into the caller's
+/// [`Metadata`], and tells the reader what it read by its [`MetaStep`].
 #[derive(Copy, Clone, Debug)]
-pub(crate) struct MetaState {
+pub(crate) struct MetaMachine {
     /// Reading a RETURNVALUE header (else COLMETADATA).
     ret: bool,
     count: u16,
@@ -61,9 +63,43 @@ enum Slot {
     ColName,
 }
 
-impl MetaState {
-    pub(super) const fn col_metadata() -> MetaState {
-        MetaState {
+/// What the metadata machine shares with the reader that drives it.
+pub(super) struct MetaEnv<'r> {
+    /// The stream position, the scratch space and the field being gathered.
+    pub(super) cursor: &'r mut Cursor,
+    /// The TDS version, which sets the width of some fields.
+    pub(super) version: TdsVersion,
+    /// The stamp put on the [`Metadata`] being filled, so that a different
+    /// one passed in the middle of the token is noticed.
+    pub(super) stamp: &'r mut u32,
+    /// The reader's result-set generation, stamped on the columns it fills.
+    pub(super) generation: &'r mut u32,
+    /// The columns the caller skips, which each COLMETADATA resets.
+    pub(super) skipped_columns: &'r mut [u8; MAX_COLUMNS as usize / 8],
+}
+
+/// What one [`MetaMachine::step`] did.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum MetaStep {
+    /// The input ran out inside a field.
+    Partial,
+    /// A field was read: step again.
+    Field,
+    /// COLMETADATA's column count was read: `ColMetadataStart` is the event.
+    Count(u16),
+    /// The token is over: the columns are read, or there are none
+    /// (`no_metadata`, the count 0xFFFF).
+    Columns {
+        /// The count was 0xFFFF.
+        no_metadata: bool,
+    },
+    /// A RETURNVALUE header is read: its value comes next.
+    ReturnValue,
+}
+
+impl MetaMachine {
+    pub(super) const fn col_metadata() -> MetaMachine {
+        MetaMachine {
             ret: false,
             count: 0,
             column: 0,
@@ -71,8 +107,8 @@ impl MetaState {
         }
     }
 
-    pub(super) const fn return_value() -> MetaState {
-        MetaState {
+    pub(super) const fn return_value() -> MetaMachine {
+        MetaMachine {
             ret: true,
             count: 1,
             column: 0,
@@ -123,51 +159,47 @@ fn is_text(data_type: DataType) -> bool {
     )
 }
 
-impl Reader {
-    /// One field of COLMETADATA or a RETURNVALUE header. `Complete(None)`:
-    /// a field was read, go on.
-    pub(super) fn step_meta<'c, 'a>(
+impl MetaMachine {
+    /// Reads one field of COLMETADATA or a RETURNVALUE header from `input`
+    /// into `meta`.
+    pub(super) fn step<'a>(
         &mut self,
-        input: &mut &'c [u8],
+        env: &mut MetaEnv<'_>,
+        input: &mut &[u8],
         meta: &mut Metadata<'a>,
-    ) -> Result<Status<Option<Out<'c>>>> {
-        let State::Meta(mut state) = self.state else {
-            return Ok(Status::Complete(None));
-        };
+    ) -> Result<MetaStep> {
+        let state = self;
         let site = state.site();
         let arena_full = |at: u64| error_at(ErrorKind::ArenaFull(site), at);
         // A different Metadata than the one being filled.
         if !matches!(state.step, Step::Count | Step::Columns | Step::Ordinal)
-            && meta.filling != self.stamp()
+            && meta.filling != *env.stamp
         {
-            return Err(error_at(ErrorKind::NoMetadata(site), self.cursor.pos));
+            return Err(error_at(ErrorKind::NoMetadata(site), env.cursor.pos));
         }
-        let out = match state.step {
+        Ok(match state.step {
             Step::Count => {
-                if !self.cursor.fill(input, 2) {
-                    return Ok(Status::Partial);
+                if !env.cursor.fill(input, 2) {
+                    return Ok(MetaStep::Partial);
                 }
-                let at = self.cursor.pos - 2;
-                let count = self.cursor.scratch_uint(2) as u16;
+                let at = env.cursor.pos - 2;
+                let count = env.cursor.scratch_uint(2) as u16;
                 if count == 0xFFFF {
-                    self.state = State::Token;
-                    return Ok(Status::Complete(Some(Out::ColMetadata {
-                        no_metadata: true,
-                    })));
+                    return Ok(MetaStep::Columns { no_metadata: true });
                 }
                 if count > MAX_COLUMNS {
                     return Err(error_at(ErrorKind::TooManyColumns(count), at));
                 }
                 state.count = count;
                 state.step = Step::Columns;
-                Some(Out::ColMetadataStart { columns: count })
+                MetaStep::Count(count)
             }
             Step::Columns => {
                 // Nothing was taken since the count.
-                let at = self.cursor.pos - 2;
-                self.generation = self.generation.wrapping_add(1).max(1);
-                self.row.skip = [0; MAX_COLUMNS as usize / 8];
-                self.stamp_metadata(meta);
+                let at = env.cursor.pos - 2;
+                *env.generation = env.generation.wrapping_add(1).max(1);
+                *env.skipped_columns = [0; MAX_COLUMNS as usize / 8];
+                env.stamp_metadata(meta);
                 meta.generation = 0;
                 meta.columns = &[];
                 meta.builder.building = meta
@@ -176,70 +208,70 @@ impl Reader {
                     .map_err(|_| arena_full(at))?;
                 meta.builder.draft = Draft::EMPTY;
                 if state.count == 0 {
-                    return Ok(Status::Complete(Some(self.finish_columns(meta))));
+                    return Ok(env.finish_columns(meta));
                 }
                 state.step = Step::UserType;
-                None
+                MetaStep::Field
             }
             Step::Ordinal => {
-                if !self.cursor.fill(input, 2) {
-                    return Ok(Status::Partial);
+                if !env.cursor.fill(input, 2) {
+                    return Ok(MetaStep::Partial);
                 }
-                self.stamp_metadata(meta);
+                env.stamp_metadata(meta);
                 meta.builder.draft = Draft::EMPTY;
-                meta.builder.draft.ordinal = self.cursor.scratch_uint(2) as u16;
+                meta.builder.draft.ordinal = env.cursor.scratch_uint(2) as u16;
                 state.step = Step::StrLen {
                     slot: Slot::ParamName,
                 };
-                None
+                MetaStep::Field
             }
             Step::Status => {
-                if !self.cursor.fill(input, 1) {
-                    return Ok(Status::Partial);
+                if !env.cursor.fill(input, 1) {
+                    return Ok(MetaStep::Partial);
                 }
-                meta.builder.draft.status = self.cursor.scratch[0];
+                meta.builder.draft.status = env.cursor.scratch[0];
                 state.step = Step::UserType;
-                None
+                MetaStep::Field
             }
             Step::UserType => {
-                let width = if self.version.is_7_2_or_later() { 4 } else { 2 };
-                if !self.cursor.fill(input, width) {
-                    return Ok(Status::Partial);
+                let width = if env.version.is_7_2_or_later() { 4 } else { 2 };
+                if !env.cursor.fill(input, width) {
+                    return Ok(MetaStep::Partial);
                 }
-                meta.builder.draft.user_type = self.cursor.scratch_uint(width) as u32;
+                meta.builder.draft.user_type = env.cursor.scratch_uint(width) as u32;
                 state.step = Step::Flags;
-                None
+                MetaStep::Field
             }
             Step::Flags => {
-                if !self.cursor.fill(input, 2) {
-                    return Ok(Status::Partial);
+                if !env.cursor.fill(input, 2) {
+                    return Ok(MetaStep::Partial);
                 }
-                meta.builder.draft.flags = self.cursor.scratch_uint(2) as u16;
+                meta.builder.draft.flags = env.cursor.scratch_uint(2) as u16;
                 state.step = Step::TypeId;
-                None
+                MetaStep::Field
             }
             Step::TypeId => {
-                if !self.cursor.fill(input, 1) {
-                    return Ok(Status::Partial);
+                if !env.cursor.fill(input, 1) {
+                    return Ok(MetaStep::Partial);
                 }
-                let at = self.cursor.pos - 1;
-                let data_type = DataType::from(self.cursor.scratch[0]);
+                let at = env.cursor.pos - 1;
+                let data_type = DataType::from(env.cursor.scratch[0]);
                 let Some(len) = data_type.info_len() else {
                     return Err(error_at(
-                        ErrorKind::UnknownDataType(site, self.cursor.scratch[0]),
+                        ErrorKind::UnknownDataType(site, env.cursor.scratch[0]),
                         at,
                     ));
                 };
                 state.step = Step::TypeFixed { data_type, len };
-                None
+                MetaStep::Field
             }
             Step::TypeFixed { data_type, len } => {
                 let len = usize::from(len);
-                if !self.cursor.fill(input, len) {
-                    return Ok(Status::Partial);
+                if !env.cursor.fill(input, len) {
+                    return Ok(MetaStep::Partial);
                 }
-                let at = self.cursor.pos - len as u64 - 1;
-                let info = TypeInfo::parse_fixed(data_type, &self.cursor.scratch[..len], site)
+                let at = env.cursor.pos - len as u64 - 1;
+                let info = TypeInfo::parse_fixed(data_type, &env.cursor.scratch[..len], site)
                     .map_err(|(kind, i)| error_at(kind, at + 1 + i as u64))?;
                 meta.builder.draft.type_info = info;
                 state.step = match data_type {
@@ -247,35 +279,41 @@ impl Reader {
                     DataType::Udt => Step::StrLen {
                         slot: Slot::TypeName(0),
                     },
-                    _ => self.after_type(&state, meta, data_type)?,
+                    _ => match state.after_type(env, meta, data_type)? {
+                        Some(step) => step,
+                        None => return Ok(MetaStep::ReturnValue),
+                    },
                 };
-                None
+                MetaStep::Field
             }
             Step::XmlPresent => {
-                if !self.cursor.fill(input, 1) {
-                    return Ok(Status::Partial);
+                if !env.cursor.fill(input, 1) {
+                    return Ok(MetaStep::Partial);
                 }
-                state.step = match self.cursor.scratch[0] {
-                    0 => self.after_type(&state, meta, DataType::Xml)?,
+                state.step = match env.cursor.scratch[0] {
+                    0 => match state.after_type(env, meta, DataType::Xml)? {
+                        Some(step) => step,
+                        None => return Ok(MetaStep::ReturnValue),
+                    },
                     1 => Step::StrLen {
                         slot: Slot::TypeName(0),
                     },
                     _ => {
-                        let at = self.cursor.pos - 1;
+                        let at = env.cursor.pos - 1;
                         return Err(error_at(ErrorKind::InvalidTypeInfo(site), at));
                     }
                 };
-                None
+                MetaStep::Field
             }
             Step::TableParts => {
-                if !self.cursor.fill(input, 1) {
-                    return Ok(Status::Partial);
+                if !env.cursor.fill(input, 1) {
+                    return Ok(MetaStep::Partial);
                 }
-                let parts = usize::from(self.cursor.scratch[0]);
+                let parts = usize::from(env.cursor.scratch[0]);
                 meta.builder.table = meta
                     .bump
                     .try_alloc_slice_fill_copy(parts, Ucs2Str::EMPTY)
-                    .map_err(|_| arena_full(self.cursor.pos - 1))?;
+                    .map_err(|_| arena_full(env.cursor.pos - 1))?;
                 state.step = Step::StrLen {
                     slot: if parts == 0 {
                         Slot::ColName
@@ -283,7 +321,7 @@ impl Reader {
                         Slot::TablePart(0)
                     },
                 };
-                None
+                MetaStep::Field
             }
             Step::StrLen { slot } => {
                 let width = match slot {
@@ -298,11 +336,11 @@ impl Reader {
                     }
                     Slot::ParamName | Slot::ColName => 1,
                 };
-                if !self.cursor.fill(input, width) {
-                    return Ok(Status::Partial);
+                if !env.cursor.fill(input, width) {
+                    return Ok(MetaStep::Partial);
                 }
-                let len = self.cursor.scratch_uint(width) as u32 * 2;
-                let at = self.cursor.pos;
+                let len = env.cursor.scratch_uint(width) as u32 * 2;
+                let at = env.cursor.pos;
                 meta.builder.pending = meta
                     .bump
                     .try_alloc_slice_fill_copy(len as usize, 0u8)
@@ -313,7 +351,7 @@ impl Reader {
                     have: 0,
                     at,
                 };
-                None
+                MetaStep::Field
             }
             Step::StrBytes {
                 slot,
@@ -322,7 +360,7 @@ impl Reader {
                 at,
             } => {
                 let from = have as usize;
-                let taken = self.cursor.take(input, (len - have) as usize);
+                let taken = env.cursor.take(input, (len - have) as usize);
                 let to = from + taken.len();
                 if let Some(dest) = meta.builder.pending.get_mut(from..to) {
                     dest.copy_from_slice(taken);
@@ -334,8 +372,7 @@ impl Reader {
                         have: to as u32,
                         at,
                     };
-                    self.state = State::Meta(state);
-                    return Ok(Status::Partial);
+                    return Ok(MetaStep::Partial);
                 }
                 let bytes: &'a mut [u8] = core::mem::take(&mut meta.builder.pending);
                 let bytes: &'a [u8] = bytes;
@@ -345,7 +382,7 @@ impl Reader {
                     Slot::ParamName => {
                         meta.builder.draft.param_name = text;
                         state.step = Step::Status;
-                        None
+                        MetaStep::Field
                     }
                     Slot::TypeName(i) => {
                         meta.builder.draft.names[usize::from(i)] = text;
@@ -373,11 +410,14 @@ impl Reader {
                             let names: &'a TypeNames<'a> = meta
                                 .bump
                                 .try_alloc(value)
-                                .map_err(|_| arena_full(self.cursor.pos))?;
+                                .map_err(|_| arena_full(env.cursor.pos))?;
                             meta.builder.draft.type_info.names = Some(names);
-                            state.step = self.after_type(&state, meta, data_type)?;
+                            state.step = match state.after_type(env, meta, data_type)? {
+                                Some(step) => step,
+                                None => return Ok(MetaStep::ReturnValue),
+                            };
                         }
-                        None
+                        MetaStep::Field
                     }
                     Slot::TablePart(i) => {
                         if let Some(part) = meta.builder.table.get_mut(usize::from(i)) {
@@ -390,7 +430,7 @@ impl Reader {
                                 Slot::ColName
                             },
                         };
-                        None
+                        MetaStep::Field
                     }
                     Slot::ColName => {
                         let draft = meta.builder.draft;
@@ -408,34 +448,26 @@ impl Reader {
                         }
                         state.column += 1;
                         if state.column == state.count {
-                            return Ok(Status::Complete(Some(self.finish_columns(meta))));
+                            return Ok(env.finish_columns(meta));
                         }
                         meta.builder.draft = Draft::EMPTY;
                         state.step = Step::UserType;
-                        None
+                        MetaStep::Field
                     }
                 }
             }
-        };
-        // `after_type` may have finished a RETURNVALUE header.
-        if let State::Meta(_) = self.state {
-            self.state = State::Meta(state);
-        }
-        if core::mem::take(&mut self.return_value_ready) {
-            return Ok(Status::Complete(Some(Out::ReturnValue)));
-        }
-        Ok(Status::Complete(out))
+        })
     }
 
-    /// The step after a column's TYPE_INFO: the table name (TEXT types),
-    /// the column name, or, for a RETURNVALUE, the value.
+    /// The step after a column's TYPE_INFO: the table name (TEXT types) or
+    /// the column name; `None` for a RETURNVALUE, whose value is next.
     fn after_type(
-        &mut self,
-        state: &MetaState,
+        &self,
+        env: &MetaEnv<'_>,
         meta: &mut Metadata<'_>,
         data_type: DataType,
-    ) -> Result<Step> {
-        if state.ret {
+    ) -> Result<Option<Step>> {
+        if self.ret {
             let draft = meta.builder.draft;
             meta.return_value = Some(ReturnValue {
                 ordinal: draft.ordinal,
@@ -445,57 +477,47 @@ impl Reader {
                 flags: ColumnFlags(draft.flags),
                 type_info: draft.type_info,
             });
-            self.state = State::Value {
-                column: 0,
-                ret: true,
-                val: Val::Start,
-            };
-            self.return_value_ready = true;
-            return Ok(Step::Count);
+            return Ok(None);
         }
-        Ok(if !is_text(data_type) {
+        Ok(Some(if !is_text(data_type) {
             Step::StrLen {
                 slot: Slot::ColName,
             }
-        } else if self.version.is_7_2_or_later() {
+        } else if env.version.is_7_2_or_later() {
             Step::TableParts
         } else {
             // 7.1: one US_VARCHAR table name.
             meta.builder.table = meta
                 .bump
                 .try_alloc_slice_fill_copy(1, Ucs2Str::EMPTY)
-                .map_err(|_| error_at(ErrorKind::ArenaFull(state.site()), self.cursor.pos))?;
+                .map_err(|_| error_at(ErrorKind::ArenaFull(self.site()), env.cursor.pos))?;
             Step::StrLen {
                 slot: Slot::TablePart(0),
             }
-        })
+        }))
     }
+}
 
+impl MetaEnv<'_> {
     /// All columns are read: they become the current result set.
-    fn finish_columns(&mut self, meta: &mut Metadata<'_>) -> Out<'static> {
+    fn finish_columns(&mut self, meta: &mut Metadata<'_>) -> MetaStep {
         let columns = core::mem::take(&mut meta.builder.building);
         meta.columns = columns;
-        meta.generation = self.generation;
-        self.state = State::Token;
-        Out::ColMetadata { no_metadata: false }
-    }
-
-    /// The stamp of the metadata token being read.
-    fn stamp(&self) -> u32 {
-        self.meta_stamp
+        meta.generation = *self.generation;
+        MetaStep::Columns { no_metadata: false }
     }
 
     /// Marks `meta` as the metadata this token fills.
     fn stamp_metadata(&mut self, meta: &mut Metadata<'_>) {
-        self.meta_stamp = self.meta_stamp.wrapping_add(1).max(1);
-        meta.filling = self.meta_stamp;
+        *self.stamp = self.stamp.wrapping_add(1).max(1);
+        meta.filling = *self.stamp;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tds::{CodePage, Event, TdsVersion, Token};
+    use crate::tds::{CodePage, Event, Reader, Status, TdsVersion, Token};
     use bumpalo::Bump;
 
     #[test]

@@ -23,7 +23,7 @@ use super::type_info::TypeInfo;
 use super::value::Value;
 use super::version::TdsVersion;
 use cursor::Cursor;
-use meta::MetaState;
+use meta::{MetaEnv, MetaMachine, MetaStep};
 use row::{RowMachine, Val};
 
 mod cursor;
@@ -348,7 +348,7 @@ pub(super) enum State {
         at: u64,
     },
     /// COLMETADATA or a RETURNVALUE header.
-    Meta(MetaState),
+    Meta(MetaMachine),
     /// An NBCROW null bitmap: `have` of its bytes read.
     Bitmap { have: u16 },
     /// A value of a row (or of a RETURNVALUE, `ret`).
@@ -447,8 +447,6 @@ pub struct Reader {
     /// Stamped on the [`Metadata`] a COLMETADATA or RETURNVALUE header is
     /// being read into.
     meta_stamp: u32,
-    /// A RETURNVALUE header was just read: its event is next.
-    return_value_ready: bool,
     failed: Option<Error>,
 }
 
@@ -467,7 +465,6 @@ impl Reader {
             row: RowMachine::new(),
             column_encryption: false,
             meta_stamp: 0,
-            return_value_ready: false,
             failed: None,
         }
     }
@@ -763,11 +760,11 @@ impl Reader {
                 State::Feature { copied, step, at } => {
                     return self.walk_features(input, buf, copied, step, at);
                 }
-                State::Meta(_) => match self.step_meta(input, meta)? {
-                    Status::Complete(Some(out)) => return Ok(Status::Complete(out)),
-                    Status::Complete(None) => {}
-                    Status::Partial => return Ok(Status::Partial),
-                },
+                State::Meta(machine) => {
+                    if let Some(done) = self.step_meta(machine, input, meta)? {
+                        return Ok(done);
+                    }
+                }
                 State::Bitmap { .. } | State::Value { .. } => {
                     match self.step_row(input, meta, buf)? {
                         Status::Complete(Some(out)) => return Ok(Status::Complete(out)),
@@ -787,6 +784,44 @@ impl Reader {
                 }
             }
         }
+    }
+
+    /// Runs the metadata machine one field on; `None`: go on stepping.
+    /// Out of line: metadata is read once per result set, rows many times.
+    #[inline(never)]
+    fn step_meta(
+        &mut self,
+        mut machine: MetaMachine,
+        input: &mut &[u8],
+        meta: &mut Metadata<'_>,
+    ) -> Result<Option<Status<Out<'static>>>> {
+        let mut env = MetaEnv {
+            cursor: &mut self.cursor,
+            version: self.version,
+            stamp: &mut self.meta_stamp,
+            generation: &mut self.generation,
+            skipped_columns: &mut self.row.skip,
+        };
+        let step = machine.step(&mut env, input, meta)?;
+        self.state = State::Meta(machine);
+        let out = match step {
+            MetaStep::Partial => return Ok(Some(Status::Partial)),
+            MetaStep::Field => return Ok(None),
+            MetaStep::Count(columns) => Out::ColMetadataStart { columns },
+            MetaStep::Columns { no_metadata } => {
+                self.state = State::Token;
+                Out::ColMetadata { no_metadata }
+            }
+            MetaStep::ReturnValue => {
+                self.state = State::Value {
+                    column: 0,
+                    ret: true,
+                    val: Val::Start,
+                };
+                Out::ReturnValue
+            }
+        };
+        Ok(Some(Status::Complete(out)))
     }
 
     /// Starts the token whose byte was just read at `at`.
@@ -824,9 +859,9 @@ impl Reader {
                 if self.column_encryption {
                     return Err(error_at(ErrorKind::Unsupported(Site::token(token)), at));
                 }
-                State::Meta(MetaState::col_metadata())
+                State::Meta(MetaMachine::col_metadata())
             }
-            TokenType::ReturnValue => State::Meta(MetaState::return_value()),
+            TokenType::ReturnValue => State::Meta(MetaMachine::return_value()),
             TokenType::Row => {
                 self.begin_row(RowKind::Row, meta, at)?;
                 return Ok(Some(Out::RowStart(RowKind::Row)));
