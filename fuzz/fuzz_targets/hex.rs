@@ -26,7 +26,9 @@ fuzz_target!(|text: &str| {
         }
         Some(e) => {
             let at = e.offset();
-            let rest = text.get(at..).expect("the offset is a char boundary in the text");
+            let rest = text
+                .get(at..)
+                .expect("the offset is a char boundary in the text");
             let found = rest.chars().next().expect("the offset is inside the text");
             match e.kind() {
                 ErrorKind::InvalidDigit(c) => {
