@@ -168,16 +168,15 @@ impl MetaMachine {
         input: &mut &[u8],
         meta: &mut Metadata<'a>,
     ) -> Result<MetaStep> {
-        let state = self;
-        let site = state.site();
+        let site = self.site();
         let arena_full = |at: u64| error_at(ErrorKind::ArenaFull(site), at);
         // A different Metadata than the one being filled.
-        if !matches!(state.step, Step::Count | Step::Columns | Step::Ordinal)
+        if !matches!(self.step, Step::Count | Step::Columns | Step::Ordinal)
             && meta.filling != *env.stamp
         {
             return Err(error_at(ErrorKind::NoMetadata(site), env.cursor.pos));
         }
-        Ok(match state.step {
+        Ok(match self.step {
             Step::Count => {
                 if !env.cursor.fill(input, 2) {
                     return Ok(MetaStep::Partial);
@@ -190,8 +189,8 @@ impl MetaMachine {
                 if count > MAX_COLUMNS {
                     return Err(error_at(ErrorKind::TooManyColumns(count), at));
                 }
-                state.count = count;
-                state.step = Step::Columns;
+                self.count = count;
+                self.step = Step::Columns;
                 MetaStep::Count(count)
             }
             Step::Columns => {
@@ -204,14 +203,13 @@ impl MetaMachine {
                 meta.columns = &[];
                 meta.builder.building = meta
                     .bump
-                    .try_alloc_slice_fill_copy(usize::from(state.count), Column::EMPTY)
+                    .try_alloc_slice_fill_copy(usize::from(self.count), Column::EMPTY)
                     .map_err(|_| arena_full(at))?;
                 meta.builder.draft = Draft::EMPTY;
-                if state.count == 0 {
+                if self.count == 0 {
                     return Ok(env.finish_columns(meta));
                 }
-                state.step = Step::UserType;
-                MetaStep::Field
+                self.next(Step::UserType)
             }
             Step::Ordinal => {
                 if !env.cursor.fill(input, 2) {
@@ -220,18 +218,16 @@ impl MetaMachine {
                 env.stamp_metadata(meta);
                 meta.builder.draft = Draft::EMPTY;
                 meta.builder.draft.ordinal = env.cursor.scratch_uint(2) as u16;
-                state.step = Step::StrLen {
+                self.next(Step::StrLen {
                     slot: Slot::ParamName,
-                };
-                MetaStep::Field
+                })
             }
             Step::Status => {
                 if !env.cursor.fill(input, 1) {
                     return Ok(MetaStep::Partial);
                 }
                 meta.builder.draft.status = env.cursor.scratch[0];
-                state.step = Step::UserType;
-                MetaStep::Field
+                self.next(Step::UserType)
             }
             Step::UserType => {
                 let width = if env.version.is_7_2_or_later() { 4 } else { 2 };
@@ -239,16 +235,14 @@ impl MetaMachine {
                     return Ok(MetaStep::Partial);
                 }
                 meta.builder.draft.user_type = env.cursor.scratch_uint(width) as u32;
-                state.step = Step::Flags;
-                MetaStep::Field
+                self.next(Step::Flags)
             }
             Step::Flags => {
                 if !env.cursor.fill(input, 2) {
                     return Ok(MetaStep::Partial);
                 }
                 meta.builder.draft.flags = env.cursor.scratch_uint(2) as u16;
-                state.step = Step::TypeId;
-                MetaStep::Field
+                self.next(Step::TypeId)
             }
             Step::TypeId => {
                 if !env.cursor.fill(input, 1) {
@@ -262,8 +256,7 @@ impl MetaMachine {
                         at,
                     ));
                 };
-                state.step = Step::TypeFixed { data_type, len };
-                MetaStep::Field
+                self.next(Step::TypeFixed { data_type, len })
             }
             Step::TypeFixed { data_type, len } => {
                 let len = usize::from(len);
@@ -274,36 +267,28 @@ impl MetaMachine {
                 let info = TypeInfo::parse_fixed(data_type, &env.cursor.scratch[..len], site)
                     .map_err(|(kind, i)| error_at(kind, at + 1 + i as u64))?;
                 meta.builder.draft.type_info = info;
-                state.step = match data_type {
-                    DataType::Xml => Step::XmlPresent,
-                    DataType::Udt => Step::StrLen {
+                match data_type {
+                    DataType::Xml => self.next(Step::XmlPresent),
+                    DataType::Udt => self.next(Step::StrLen {
                         slot: Slot::TypeName(0),
-                    },
-                    _ => match state.after_type(env, meta, data_type)? {
-                        Some(step) => step,
-                        None => return Ok(MetaStep::ReturnValue),
-                    },
-                };
-                MetaStep::Field
+                    }),
+                    _ => self.after_type(env, meta, data_type)?,
+                }
             }
             Step::XmlPresent => {
                 if !env.cursor.fill(input, 1) {
                     return Ok(MetaStep::Partial);
                 }
-                state.step = match env.cursor.scratch[0] {
-                    0 => match state.after_type(env, meta, DataType::Xml)? {
-                        Some(step) => step,
-                        None => return Ok(MetaStep::ReturnValue),
-                    },
-                    1 => Step::StrLen {
+                match env.cursor.scratch[0] {
+                    0 => self.after_type(env, meta, DataType::Xml)?,
+                    1 => self.next(Step::StrLen {
                         slot: Slot::TypeName(0),
-                    },
+                    }),
                     _ => {
                         let at = env.cursor.pos - 1;
                         return Err(error_at(ErrorKind::InvalidTypeInfo(site), at));
                     }
-                };
-                MetaStep::Field
+                }
             }
             Step::TableParts => {
                 if !env.cursor.fill(input, 1) {
@@ -314,14 +299,13 @@ impl MetaMachine {
                     .bump
                     .try_alloc_slice_fill_copy(parts, Ucs2Str::EMPTY)
                     .map_err(|_| arena_full(env.cursor.pos - 1))?;
-                state.step = Step::StrLen {
+                self.next(Step::StrLen {
                     slot: if parts == 0 {
                         Slot::ColName
                     } else {
                         Slot::TablePart(0)
                     },
-                };
-                MetaStep::Field
+                })
             }
             Step::StrLen { slot } => {
                 let width = match slot {
@@ -345,13 +329,12 @@ impl MetaMachine {
                     .bump
                     .try_alloc_slice_fill_copy(len as usize, 0u8)
                     .map_err(|_| arena_full(at - width as u64))?;
-                state.step = Step::StrBytes {
+                self.next(Step::StrBytes {
                     slot,
                     len,
                     have: 0,
                     at,
-                };
-                MetaStep::Field
+                })
             }
             Step::StrBytes {
                 slot,
@@ -366,7 +349,7 @@ impl MetaMachine {
                     dest.copy_from_slice(taken);
                 }
                 if to < len as usize {
-                    state.step = Step::StrBytes {
+                    self.step = Step::StrBytes {
                         slot,
                         len,
                         have: to as u32,
@@ -381,15 +364,14 @@ impl MetaMachine {
                 match slot {
                     Slot::ParamName => {
                         meta.builder.draft.param_name = text;
-                        state.step = Step::Status;
-                        MetaStep::Field
+                        self.next(Step::Status)
                     }
                     Slot::TypeName(i) => {
                         meta.builder.draft.names[usize::from(i)] = text;
                         let data_type = meta.builder.draft.type_info.data_type;
                         let last = if data_type == DataType::Xml { 2 } else { 3 };
                         if i < last {
-                            state.step = Step::StrLen {
+                            self.step = Step::StrLen {
                                 slot: Slot::TypeName(i + 1),
                             };
                         } else {
@@ -412,10 +394,7 @@ impl MetaMachine {
                                 .try_alloc(value)
                                 .map_err(|_| arena_full(env.cursor.pos))?;
                             meta.builder.draft.type_info.names = Some(names);
-                            state.step = match state.after_type(env, meta, data_type)? {
-                                Some(step) => step,
-                                None => return Ok(MetaStep::ReturnValue),
-                            };
+                            return self.after_type(env, meta, data_type);
                         }
                         MetaStep::Field
                     }
@@ -423,20 +402,19 @@ impl MetaMachine {
                         if let Some(part) = meta.builder.table.get_mut(usize::from(i)) {
                             *part = text;
                         }
-                        state.step = Step::StrLen {
+                        self.next(Step::StrLen {
                             slot: if usize::from(i) + 1 < meta.builder.table.len() {
                                 Slot::TablePart(i + 1)
                             } else {
                                 Slot::ColName
                             },
-                        };
-                        MetaStep::Field
+                        })
                     }
                     Slot::ColName => {
                         let draft = meta.builder.draft;
                         let table: &'a mut [Ucs2Str<'a>] = core::mem::take(&mut meta.builder.table);
                         if let Some(column) =
-                            meta.builder.building.get_mut(usize::from(state.column))
+                            meta.builder.building.get_mut(usize::from(self.column))
                         {
                             *column = Column {
                                 user_type: draft.user_type,
@@ -446,27 +424,32 @@ impl MetaMachine {
                                 name: text,
                             };
                         }
-                        state.column += 1;
-                        if state.column == state.count {
+                        self.column += 1;
+                        if self.column == self.count {
                             return Ok(env.finish_columns(meta));
                         }
                         meta.builder.draft = Draft::EMPTY;
-                        state.step = Step::UserType;
-                        MetaStep::Field
+                        self.next(Step::UserType)
                     }
                 }
             }
         })
     }
 
-    /// The step after a column's TYPE_INFO: the table name (TEXT types) or
-    /// the column name; `None` for a RETURNVALUE, whose value is next.
+    /// Goes on to `step`: a field was read.
+    fn next(&mut self, step: Step) -> MetaStep {
+        self.step = step;
+        MetaStep::Field
+    }
+
+    /// After a column's TYPE_INFO: on to the table name (TEXT types) or
+    /// the column name; a RETURNVALUE's header is over, and its value next.
     fn after_type(
-        &self,
+        &mut self,
         env: &MetaEnv<'_>,
         meta: &mut Metadata<'_>,
         data_type: DataType,
-    ) -> Result<Option<Step>> {
+    ) -> Result<MetaStep> {
         if self.ret {
             let draft = meta.builder.draft;
             meta.return_value = Some(ReturnValue {
@@ -477,9 +460,9 @@ impl MetaMachine {
                 flags: ColumnFlags(draft.flags),
                 type_info: draft.type_info,
             });
-            return Ok(None);
+            return Ok(MetaStep::ReturnValue);
         }
-        Ok(Some(if !is_text(data_type) {
+        let step = if !is_text(data_type) {
             Step::StrLen {
                 slot: Slot::ColName,
             }
@@ -494,7 +477,8 @@ impl MetaMachine {
             Step::StrLen {
                 slot: Slot::TablePart(0),
             }
-        }))
+        };
+        Ok(self.next(step))
     }
 }
 
