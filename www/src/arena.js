@@ -2,7 +2,7 @@
 // by what it holds. `step` shows the arena as it was after the first n
 // allocations, so the picture can fill up as the input is read.
 
-const element = (tag, text, props = {}) => Object.assign(document.createElement(tag), { textContent: text ?? "" }, props);
+import { element } from "./dom.js";
 
 /** The kind of a block, for its colour: the first word of its label. */
 const kind = (label) => label.split(/[\s:([]/)[0].toLowerCase().replace(/[^a-z]/g, "") || "other";
@@ -12,7 +12,7 @@ const kind = (label) => label.split(/[\s:([]/)[0].toLowerCase().replace(/[^a-z]/
  * and returns `step(n)`, which shows only the first `n` allocations.
  */
 export function drawArena(container, layout) {
-  const blocks = [...layout.blocks].sort((a, b) => a.order - b.order);
+  const blocks = layout.blocks; // in allocation order
   const chunks = layout.chunks.map((chunk) => {
     const box = element("div", "", { className: "arena-chunk", role: "img" });
     box.setAttribute("aria-label", `chunk ${chunk.index}: ${chunk.used} of ${chunk.size ?? "?"} bytes used`);
@@ -57,7 +57,7 @@ export function drawArena(container, layout) {
  * bytes: what the arena held when that many bytes were in use.
  */
 export function blocksWithin(layout, used) {
-  const blocks = [...layout.blocks].sort((a, b) => a.order - b.order);
+  const blocks = layout.blocks; // in allocation order
   let total = 0;
   let n = 0;
   for (const block of blocks) {

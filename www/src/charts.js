@@ -7,15 +7,29 @@ import "uplot/dist/uPlot.min.css";
 /** The colours of leanwire and of its peers, one per series. */
 export const COLORS = {
   leanwire: ["#1d6fb8", "#0b3d6b", "#5aa3e0"],
-  peer: ["#c2570c", "#8f3a00", "#e9965a", "#6b7280"],
+  peer: ["#c2570c", "#8f3a00", "#e9965a"],
 };
 
 function width(container) {
   return Math.max(280, Math.min(container.clientWidth || 640, 900));
 }
 
-function track(container, plot) {
-  new ResizeObserver(() => plot.setSize({ width: width(container), height: plot.height })).observe(container);
+/** The plot drawn in each container, and the observer that keeps it as wide as the container. */
+const drawn = new WeakMap();
+
+/** Draws `plot` into `container` in place of what it held, and keeps it sized. */
+function place(container, make) {
+  const old = drawn.get(container);
+  if (old) {
+    old.observer.disconnect();
+    old.plot.destroy();
+  }
+  container.replaceChildren();
+  const plot = make();
+  const observer = new ResizeObserver(() => plot.setSize({ width: width(container), height: plot.height }));
+  observer.observe(container);
+  drawn.set(container, { plot, observer });
+  return plot;
 }
 
 function count(container, data) {
@@ -28,7 +42,7 @@ function count(container, data) {
  * uPlot's columns: `[xs, ys0, ys1, …]`, with `null` where a series has no point.
  */
 export function lineChart(container, { title, x, y, series, logX = false, height = 240 }) {
-  const plot = new uPlot(
+  const plot = place(container, () => new uPlot(
     {
       title,
       width: width(container),
@@ -40,8 +54,8 @@ export function lineChart(container, { title, x, y, series, logX = false, height
     },
     [[], ...series.map(() => [])],
     container,
-  );
-  track(container, plot);
+  ));
+  container.dataset.points = "0";
   return {
     set(data) {
       plot.setData(data);
@@ -59,9 +73,8 @@ export function barChart(container, { title, unit, bars, height = 300 }) {
   const xs = bars.map((_, i) => i);
   const pick = (who) => bars.map((b) => (b.who === who && Number.isFinite(b.value) ? b.value : null));
   const data = [xs, pick("leanwire"), pick("peer")];
-  container.replaceChildren();
   const bar = uPlot.paths.bars({ size: [0.6, 80] });
-  const plot = new uPlot(
+  const plot = place(container, () => new uPlot(
     {
       title,
       width: width(container),
@@ -80,8 +93,7 @@ export function barChart(container, { title, unit, bars, height = 300 }) {
     },
     data,
     container,
-  );
-  track(container, plot);
+  ));
   count(container, data);
   return plot;
 }

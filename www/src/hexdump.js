@@ -2,10 +2,10 @@
 // belongs to, and pointing at a byte (or focusing its field in the list)
 // highlights its field and names it.
 
-const element = (tag, text, props = {}) => Object.assign(document.createElement(tag), { textContent: text ?? "" }, props);
+import { element } from "./dom.js";
 
 /** Where a span is, in words. */
-export function describe(span) {
+function describe(span) {
   const where = span.record === null ? span.section : `${span.section} ${span.record + 1}`;
   const range = span.end - span.start === 1 ? `byte ${span.start}` : `bytes ${span.start}–${span.end - 1}`;
   return `${range} · ${where} · ${span.field}${span.text ? `: ${span.text}` : ""}`;
@@ -19,7 +19,8 @@ export function describe(span) {
 export function hexDump({ dump, list, info }, bytes, layout) {
   const owner = new Int32Array(bytes.length).fill(-1);
   layout.spans.forEach((span, i) => owner.fill(i, span.start, span.end));
-  const cells = [];
+  /** The byte cells of each span, by the span's index. */
+  const cells = layout.spans.map(() => []);
   const lines = [];
   for (let line = 0; line < bytes.length; line += 16) {
     const row = element("div", "", { className: "hex-line" });
@@ -27,12 +28,12 @@ export function hexDump({ dump, list, info }, bytes, layout) {
     for (let at = line; at < Math.min(bytes.length, line + 16); at++) {
       const span = layout.spans[owner[at]];
       const cell = element("span", bytes[at].toString(16).padStart(2, "0"), {
-        className: `hex-byte ${span ? `part-${span.section}` : "part-unread"}`,
+        className: `hex-byte part-${span.section}`,
       });
       cell.dataset.offset = String(at);
       cell.dataset.span = String(owner[at]);
       if (layout.error && at === layout.error.offset) cell.classList.add("hex-defect");
-      cells.push(cell);
+      cells[owner[at]].push(cell);
       row.append(cell);
     }
     lines.push(row);
@@ -40,14 +41,17 @@ export function hexDump({ dump, list, info }, bytes, layout) {
   dump.replaceChildren(...lines);
 
   let lit = -1;
+  /** Lights the field at `index` (-1: none), and only the cells that change. */
+  const mark = (index, on) => {
+    for (const cell of cells[index] ?? []) cell.classList.toggle("lit", on);
+    list.children[index]?.classList.toggle("lit", on);
+  };
   const light = (index) => {
     if (index === lit) return;
-    for (const cell of cells) cell.classList.toggle("lit", Number(cell.dataset.span) === index);
-    for (const item of list.children) item.classList.toggle("lit", Number(item.dataset.span) === index);
+    mark(lit, false);
+    mark(index, true);
     lit = index;
-    const span = layout.spans[index];
-    info.textContent = span ? describe(span) : "";
-    info.dataset.span = String(index);
+    info.textContent = describe(layout.spans[index]);
   };
   dump.onmouseover = (event) => {
     const span = event.target.dataset?.span;

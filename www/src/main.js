@@ -4,13 +4,10 @@
 // allocator and the arena layouts. Timings run in ./worker.js.
 import init, { parseActorPath, decodeDnsMessage, buildDnsQuery, TdsReader } from "../pkg/index.js";
 import { wasm as packageWasm } from "../pkg/src/shared.js";
-import * as ours from "../pkg/dns-packet.js";
-import initPeers, { benchmark, peerBenchmark, dnsLayout, pathArena, tdsArena } from "../pkg-peers/leanwire_peers.js";
-import dnsPacket from "dns-packet";
-import { Buffer } from "buffer";
+import initPeers, { dnsLayout, pathArena, tdsArena } from "../pkg-peers/leanwire_peers.js";
 import dnsSamples from "../dns-samples.json";
 import tdsSamples from "../tds-samples.json";
-import { regexSplit, urlSplit, readAll } from "./peers.js";
+import { SECTIONS, counts } from "./sections.js";
 import { toHex, fromHex, parseBytes } from "./bytes.js";
 import { barChart, lineChart, COLORS } from "./charts.js";
 import { hexDump } from "./hexdump.js";
@@ -18,9 +15,9 @@ import { drawArena, blocksWithin } from "./arena.js";
 import { tokenView } from "./tds-view.js";
 import { time } from "./measure.js";
 import { fail } from "./failure.js";
+import { element } from "./dom.js";
 
 const $ = (id) => document.getElementById(id);
-const element = (tag, text, props = {}) => Object.assign(document.createElement(tag), { textContent: text ?? "" }, props);
 
 const [, peers] = await Promise.all([init(), initPeers()]);
 
@@ -148,95 +145,119 @@ function announce(live, rows) {
   live.textContent = sentences.length > 0 ? sentences.join(" ") : "leanwire could not run on this input.";
 }
 
+/** A row's name under its bar. */
+const barLabel = (r) => `${r.label.replace(/^leanwire /, "")}${r.where === "wasm" ? " (wasm)" : ""}`;
+
 /** The charts of a measured section: time and bytes per op as bars, memory over the run as lines. */
 function sectionCharts(prefix, rows, impls) {
   const ok = rows.filter((r) => r.ns);
-  const label = (r) => `${r.label.replace(/^leanwire /, "")}${r.where === "wasm" ? " (wasm)" : ""}`;
-  barChart($(`${prefix}-time`), { title: "time per operation", unit: "ns", bars: ok.map((r) => ({ label: label(r), value: r.ns, who: r.who })) });
+  barChart($(`${prefix}-time`), { title: "time per operation", unit: "ns", bars: ok.map((r) => ({ label: barLabel(r), value: r.ns, who: r.who })) });
+  const series = impls.map((impl) => ({ label: impl.label, color: impl.color }));
+  // Implementations in one module share its memory: one line per module.
+  const modules = impls.flatMap((impl, k) => (impl.module && impls.findIndex((o) => o.module === impl.module) === k ? [k] : []));
   const heapCharts = {
-    heap: lineChart($(`${prefix}-heap`), {
-      title: "JavaScript heap over the run", x: "operations", y: "MiB",
-      series: impls.map((impl) => ({ label: impl.label, color: impl.color })),
-    }),
+    heap: lineChart($(`${prefix}-heap`), { title: "JavaScript heap over the run", x: "operations", y: "MiB", series }),
     wasm: lineChart($(`${prefix}-wasm`), {
-      title: "wasm linear memory of the module each runs in", x: "operations", y: "KiB",
-      series: impls.map((impl) => ({ label: impl.label, color: impl.color })),
+      title: "wasm linear memory, while the first implementation in each module runs", x: "operations", y: "KiB",
+      series: modules.map((k, i) => ({ label: impls[k].module, color: COLORS.leanwire[i] })),
     }),
     perOp: lineChart($(`${prefix}-per-op`), {
-      title: "heap bytes per operation so far (wasm: counted; JS: heap growth)", x: "operations", y: "B / op",
-      series: impls.map((impl) => ({ label: impl.label, color: impl.color })),
+      title: "heap bytes per operation so far (wasm: counted; JS: heap growth)", x: "operations", y: "B / op", series,
     }),
   };
   return (xs, heap, linear, perOp) => {
     heapCharts.heap.set([xs, ...heap]);
-    heapCharts.wasm.set([xs, ...linear]);
+    heapCharts.wasm.set([xs, ...modules.map((k) => linear[k])]);
     heapCharts.perOp.set([xs, ...perOp]);
   };
 }
 
 /** The bytes and allocations per op as bars, once the memory run has estimated the JS heap's share. */
 function perOpCharts(prefix, rows) {
-  const label = (r) => `${r.label.replace(/^leanwire /, "")}${r.where === "wasm" ? " (wasm)" : ""}`;
   const ok = rows.filter((r) => r.ns);
   barChart($(`${prefix}-bytes`), {
     title: "heap bytes per operation (wasm: counted; JS: heap growth)", unit: "B",
-    bars: ok.map((r) => ({ label: label(r), value: r.where === "wasm" ? r.bytes : r.jsHeap, who: r.who })),
+    bars: ok.map((r) => ({ label: barLabel(r), value: r.where === "wasm" ? r.bytes : r.jsHeap, who: r.who })),
   });
   barChart($(`${prefix}-allocs`), {
     title: "heap allocations per operation (counted in wasm)", unit: "allocations",
-    bars: ok.filter((r) => r.where === "wasm").map((r) => ({ label: label(r), value: r.allocs, who: r.who })),
+    bars: ok.filter((r) => r.where === "wasm").map((r) => ({ label: barLabel(r), value: r.allocs, who: r.who })),
   });
 }
 
-/** Measures a section: timings in the worker, then memory over a run here. */
-async function measureSection(prefix, section, input, impls, total) {
-  const button = $(`${prefix}-measure`);
-  const live = $(`${prefix}-live`);
-  button.disabled = true;
+/** The measure buttons: one measurement at a time, so that none times or weighs another. */
+const MEASURE_BUTTONS = ["actor-measure", "dns-measure", "tds-measure"];
+
+/** Runs `measurement` with every measure button disabled. */
+async function exclusively(measurement) {
+  for (const id of MEASURE_BUTTONS) $(id).disabled = true;
   try {
-    live.textContent = "timing in the worker…";
-    const rows = await measureInWorker(section, input);
-    showRows($(`${prefix}-bench`), rows);
-    announce(live, rows);
-    const draw = sectionCharts(prefix, rows, impls);
-    const { results: memory, precise: heapPrecise } = await memoryRun(impls, total, draw);
-    for (const m of memory) {
-      const row = rows.find((r) => r.id === m.id);
-      if (row && row.where === "js") row.jsHeap = performance.memory && heapPrecise ? m.jsHeapPerOp : null;
-    }
-    showRows($(`${prefix}-bench`), rows);
-    perOpCharts(prefix, rows);
-    live.textContent += performance.memory
-      ? heapPrecise ? "" : " The JavaScript heap is reported coarsely by this browser, so its chart moves in steps."
-      : " This browser does not report its JavaScript heap, so that chart stays empty.";
-    $(`${prefix}-bench`).dataset.done = String(Number($(`${prefix}-bench`).dataset.done ?? 0) + 1);
-  } catch (error) {
-    live.textContent = `the measurement failed: ${error.message}`;
-    live.classList.add("error");
+    await measurement();
   } finally {
-    button.disabled = false;
+    for (const id of MEASURE_BUTTONS) $(id).disabled = false;
   }
 }
 
-/** An implementation in a memory run that loops inside the page's wasm build. */
-const wasmLoop = (id, label, color, run) => ({
-  id, label, color, counted: true,
-  memory: () => peers.memory,
-  slice(n) {
-    const result = run(n);
-    const bytes = result.bytes;
-    result.free();
-    return bytes;
-  },
-});
-/** An implementation in a memory run called from JavaScript; `memory` gives its wasm memory, or null for plain JavaScript. */
-const jsCall = (id, label, color, call, memory = () => packageWasm.memory) => ({
-  id, label, color, counted: false, memory,
-  slice(n) {
-    for (let i = 0; i < n; i++) call();
-    return null;
-  },
-});
+/**
+ * An implementation of a section (see sections.js) as the memory run
+ * drives it: its label and colour in the charts, the wasm memory it runs
+ * in (none for plain JavaScript), and `slice(n)`, which runs it n times and
+ * returns the heap bytes counted, or null when it is called from JavaScript.
+ */
+function watched(impl, color) {
+  if (impl.run) {
+    return {
+      id: impl.id, label: `${impl.label} (wasm)`, color, counted: true, module: "the page's own build",
+      memory: () => peers.memory,
+      slice: (n) => counts(impl.run(n)).bytes,
+    };
+  }
+  return {
+    id: impl.id, label: impl.label, color, counted: false, module: impl.who === "leanwire" ? "the npm package" : null,
+    memory: () => (impl.who === "leanwire" ? packageWasm.memory : null),
+    slice(n) {
+      for (let i = 0; i < n; i++) impl.call();
+      return null;
+    },
+  };
+}
+
+/**
+ * Measures a section: timings in the worker, then memory over a run of
+ * `total` operations here, of each implementation the worker could run.
+ */
+function measureSection(prefix, section, input, total) {
+  const live = $(`${prefix}-live`);
+  const table = $(`${prefix}-bench`);
+  return exclusively(async () => {
+    live.classList.remove("error");
+    try {
+      live.textContent = "timing in the worker…";
+      const rows = await measureInWorker(section, input);
+      showRows(table, rows);
+      announce(live, rows);
+      const used = { leanwire: 0, peer: 0 };
+      const impls = SECTIONS[section](input)
+        .filter((impl) => rows.some((row) => row.id === impl.id && !row.error))
+        .map((impl) => watched(impl, COLORS[impl.who][used[impl.who]++ % COLORS[impl.who].length]));
+      const draw = sectionCharts(prefix, rows, impls);
+      const { results: memory, precise: heapPrecise } = await memoryRun(impls, total, draw);
+      for (const row of rows.filter((r) => r.where === "js")) {
+        const m = memory.find((r) => r.id === row.id);
+        row.jsHeap = m && performance.memory && heapPrecise ? m.jsHeapPerOp : null;
+      }
+      showRows(table, rows);
+      perOpCharts(prefix, rows);
+      live.textContent += performance.memory
+        ? heapPrecise ? "" : " The JavaScript heap is reported coarsely by this browser, so its chart moves in steps."
+        : " This browser does not report its JavaScript heap, so that chart stays empty.";
+      table.dataset.done = String(Number(table.dataset.done ?? 0) + 1);
+    } catch (error) {
+      live.textContent = `the measurement failed: ${error.message}`;
+      live.classList.add("error");
+    }
+  });
+}
 
 // --- Actor paths -----------------------------------------------------------------
 
@@ -271,6 +292,14 @@ function showParse() {
 }
 
 let pathArenaTimer = null;
+
+/** Leaves an arena's slider and count with nothing to show, when there is no arena. */
+function forgetArena(slider, count) {
+  slider.oninput = null;
+  slider.max = "0";
+  slider.value = "0";
+  count.textContent = "";
+}
 function showPathArena() {
   clearInterval(pathArenaTimer);
   const container = $("path-arena");
@@ -279,6 +308,8 @@ function showPathArena() {
     layout = JSON.parse(pathArena($("path").value, $("dialect").value));
   } catch (error) {
     container.replaceChildren(element("p", `no arena: ${error.message}`, { className: "error" }));
+    forgetArena($("path-arena-step"), $("path-arena-count"));
+    $("path-arena-play").onclick = null;
     return;
   }
   const step = drawArena(container, layout);
@@ -314,13 +345,7 @@ $("actor-measure-form").addEventListener("submit", (event) => {
   const path = $("path").value;
   const dialect = $("dialect").value;
   const total = Math.max(1000, Number($("actor-ops").value) || 200000);
-  measureSection("actor", "actor", { path, dialect }, [
-    jsCall("leanwire-js", "leanwire parseActorPath", COLORS.leanwire[0], () => readAll(parseActorPath(path, dialect))),
-    jsCall("regex-js", "regex split", COLORS.peer[0], () => readAll(regexSplit(path)), () => null),
-    jsCall("url-js", "new URL", COLORS.peer[1], () => readAll(urlSplit(path)), () => null),
-    wasmLoop("leanwire-wasm", "leanwire ActorPath::parse (wasm)", COLORS.leanwire[1], (n) => benchmark("parse", path, n, dialect)),
-    wasmLoop("url-wasm", "url::Url::parse (wasm)", COLORS.peer[2], (n) => peerBenchmark("parse", path, n)),
-  ], total);
+  measureSection("actor", "actor", { path, dialect }, total);
 });
 
 // --- DNS ---------------------------------------------------------------------------
@@ -333,6 +358,8 @@ function showDns() {
   try {
     dnsBytes = parseBytes(text);
   } catch (error) {
+    // Nothing to measure until the text is a message again.
+    dnsBytes = new Uint8Array();
     out.replaceChildren(element("p", error.message, { className: "error", id: "dns-error" }));
     return;
   }
@@ -395,22 +422,8 @@ $("dns-build-form").addEventListener("submit", (event) => {
 });
 $("dns-measure-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  const bytes = Buffer.from(dnsBytes);
-  const hex = toHex(dnsBytes);
   const total = Math.max(1000, Number($("dns-ops").value) || 50000);
-  measureSection("dns", "dns", { bytes }, [
-    jsCall("leanwire-js", "leanwire/dns-packet decode", COLORS.leanwire[0], () => ours.decode(bytes)),
-    jsCall("dns-packet-js", "dns-packet decode", COLORS.peer[0], () => dnsPacket.decode(bytes), () => null),
-    wasmLoop("leanwire-wasm", "leanwire Message::parse (wasm)", COLORS.leanwire[1], (n) => benchmark("dns_decode", hex, n)),
-    wasmLoop("hickory-wasm", "hickory-proto (wasm)", COLORS.peer[2], (n) => peerBenchmark("dns_decode", hex, n)),
-  ].filter((impl) => {
-    try {
-      impl.slice(1);
-      return true;
-    } catch {
-      return false; // a decoder that refuses this message; its table row says why
-    }
-  }), total);
+  measureSection("dns", "dns", { bytes: dnsBytes }, total);
 });
 
 // --- TDS ---------------------------------------------------------------------------
@@ -479,7 +492,7 @@ function showTdsArena() {
     layout = JSON.parse(tdsArena(tds.bytes, sample.tokens_only, 16));
   } catch (error) {
     container.replaceChildren(element("p", `no column metadata to show: ${error.message}`, { className: "error" }));
-    $("tds-arena-step").max = "0";
+    forgetArena($("tds-arena-step"), $("tds-arena-count"));
     return;
   }
   const step = drawArena(container, layout);
@@ -496,26 +509,29 @@ function showTdsArena() {
   show(frames.length - 1);
 }
 
-const TDS_CHUNKS = [1, 16, 64, 512, 4096, "whole"];
-let tdsChart = null;
-async function tdsMeasure() {
-  const sample = tdsSample();
+/** The chunk sizes the throughput chart compares, smallest first; sizes past the stream's length are its whole. */
+const TDS_CHUNKS = [1, 16, 64, 512, 4096];
+function tdsMeasure() {
   const live = $("tds-live");
-  $("tds-measure").disabled = true;
+  const bytes = tds.bytes;
+  const chunks = [...TDS_CHUNKS.filter((size) => size < bytes.length), "whole"];
+  return exclusively(() => tdsMeasured(live, bytes, chunks));
+}
+
+async function tdsMeasured(live, bytes, chunks) {
   live.classList.remove("error");
   live.textContent = "timing in the worker…";
   try {
-    const bytes = fromHex(sample.hex);
-    const rows = await measureInWorker("tds", { bytes, tokensOnly: sample.tokens_only, chunks: TDS_CHUNKS });
+    const rows = await measureInWorker("tds", { bytes, tokensOnly: tdsSample().tokens_only, chunks });
     const unit = rows[0].rows > 0 ? "rows" : "tokens";
     const rate = (r, ns) => (r[unit] * 1e9) / ns;
-    tdsChart ??= lineChart($("tds-chart"), {
+    const chart = lineChart($("tds-chart"), {
       title: "throughput by chunk size", x: "bytes per chunk (log)", y: "per second", logX: true,
       series: [{ label: "from JavaScript (TdsReader)", color: COLORS.leanwire[0] }, { label: "inside wasm", color: COLORS.leanwire[1] }],
     });
     // uPlot wants its x values in order; the whole stream may be shorter than the largest chunk.
     const plotted = [...rows].map((r) => ({ ...r, x: r.chunk === "whole" ? r.bytes : r.chunk })).sort((a, b) => a.x - b.x);
-    tdsChart.set([plotted.map((r) => r.x), plotted.map((r) => rate(r, r.jsNs)), plotted.map((r) => rate(r, r.wasmNs))]);
+    chart.set([plotted.map((r) => r.x), plotted.map((r) => rate(r, r.jsNs)), plotted.map((r) => rate(r, r.wasmNs))]);
     $("tds-bench").tBodies[0].replaceChildren(
       ...rows.map((r) => {
         const tr = element("tr", "", { className: "leanwire" });
@@ -533,8 +549,6 @@ async function tdsMeasure() {
   } catch (error) {
     live.textContent = `cannot measure this sample: ${error.message}`;
     live.classList.add("error");
-  } finally {
-    $("tds-measure").disabled = false;
   }
 }
 

@@ -6,14 +6,23 @@
 /** The median of `values`. */
 export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** Calls of `call` per batch so that one batch takes about `targetMs`. */
-export function batchSize(call, targetMs) {
+/**
+ * How many operations make `runs(n)`, which runs n of them, take about
+ * `targetMs`.
+ */
+function size(runs, targetMs) {
   for (let n = 1; ; n *= 4) {
     const start = performance.now();
-    for (let i = 0; i < n; i++) call();
+    runs(n);
     const ms = performance.now() - start;
-    if (ms > targetMs / 4 || n >= 1 << 22) return Math.max(1, Math.round((n * targetMs) / Math.max(ms, 0.01)));
+    if (ms > targetMs / 4 || n >= 1 << 24) return Math.max(1, Math.round((n * targetMs) / Math.max(ms, 0.01)));
   }
+}
+
+/** Runs `call` until it is compiled and warm: 200 times, or 50 ms if that comes first. */
+function warm(call) {
+  const until = performance.now() + 50;
+  for (let i = 0; i < 200 && performance.now() < until; i++) call();
 }
 
 /**
@@ -21,8 +30,10 @@ export function batchSize(call, targetMs) {
  * interleaved batches of about `targetMs` each.
  */
 export function race(calls, { samples = 15, targetMs = 8 } = {}) {
-  for (const call of calls) for (let i = 0; i < 200; i++) call();
-  const sizes = calls.map((call) => batchSize(call, targetMs));
+  calls.forEach(warm);
+  const sizes = calls.map((call) => size((n) => {
+    for (let i = 0; i < n; i++) call();
+  }, targetMs));
   const times = calls.map(() => []);
   for (let s = 0; s < samples; s++) {
     calls.forEach((call, i) => {
@@ -38,28 +49,19 @@ export function race(calls, { samples = 15, targetMs = 8 } = {}) {
 /**
  * Nanoseconds per iteration of a loop that runs inside WebAssembly:
  * `run(n)` runs n iterations in one call and returns what it counted.
- * The median of `samples` calls, each of about `targetMs`.
+ * The median of `samples` calls, each of about `targetMs`, with the counts
+ * of the last.
  */
 export function inWasm(run, { samples = 5, targetMs = 20 } = {}) {
-  let n = 16;
-  let last;
-  for (;;) {
-    const start = performance.now();
-    last = run(n);
-    const ms = performance.now() - start;
-    if (ms > targetMs / 4 || n >= 1 << 24) {
-      n = Math.max(1, Math.round((n * targetMs) / Math.max(ms, 0.01)));
-      break;
-    }
-    n *= 4;
-  }
+  const iterations = size(run, targetMs);
   const times = [];
+  let counts;
   for (let s = 0; s < samples; s++) {
     const start = performance.now();
-    last = run(n);
-    times.push(((performance.now() - start) * 1e6) / n);
+    counts = run(iterations);
+    times.push(((performance.now() - start) * 1e6) / iterations);
   }
-  return { ns: median(times), iterations: n, counts: last };
+  return { ns: median(times), iterations, counts };
 }
 
 /** Nanoseconds as a person reads them: three significant digits in ns, µs or ms. */

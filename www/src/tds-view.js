@@ -1,11 +1,11 @@
 // TDS tokens as a person reads them: a result set as a table, its columns
 // with their SQL types, and every other token as one line.
 import { toHex } from "./bytes.js";
+import { element } from "./dom.js";
 
-const element = (tag, text, props = {}) => Object.assign(document.createElement(tag), { textContent: text ?? "" }, props);
 
 /** A value of a row as text: NULL, dates in ISO form, bytes in hex. */
-export function showValue(value) {
+function showValue(value) {
   if (value === null) return "NULL";
   if (value instanceof Date) return value.toISOString();
   if (value instanceof Uint8Array) return `0x${toHex(value)}`;
@@ -19,7 +19,7 @@ function envValue(value) {
 }
 
 /** One line for a token that is not a column list or a row. */
-export function summary(token) {
+function summary(token) {
   switch (token.token) {
     case "DONE":
     case "DONEPROC":

@@ -3,8 +3,8 @@
 //!
 //! bumpalo fills a chunk from its end downwards, so within a chunk a later
 //! allocation sits at a lower address. A block's `offset` counts from the
-//! lowest used byte of its chunk; its `order` counts allocations from the
-//! first (0), across chunks from the oldest.
+//! lowest used byte of its chunk, and the blocks are listed in allocation
+//! order, across chunks from the oldest.
 
 use bumpalo::Bump;
 use serde::Serialize;
@@ -54,8 +54,6 @@ pub(super) struct Block {
     pub(super) offset: usize,
     /// Bytes.
     pub(super) size: usize,
-    /// The place in allocation order, the first allocation being 0.
-    pub(super) order: usize,
     /// What the bytes hold.
     pub(super) label: String,
 }
@@ -113,7 +111,7 @@ pub(super) fn picture(bump: &mut Bump, labelled: Vec<Labelled>, sizes_seen: &[us
     }
 
     // Oldest chunk first; within a chunk, from the highest address down.
-    let mut blocks = Vec::new();
+    let mut blocks: Vec<Block> = Vec::new();
     for (chunk, (mut labelled, &(start, used))) in inside.into_iter().zip(&ranges).enumerate() {
         labelled.sort_by_key(|b| core::cmp::Reverse(b.address));
         let mut top = start + used;
@@ -122,7 +120,6 @@ pub(super) fn picture(bump: &mut Bump, labelled: Vec<Labelled>, sizes_seen: &[us
                 chunk,
                 offset: address - start,
                 size,
-                order: blocks.len(),
                 label,
             });
         };

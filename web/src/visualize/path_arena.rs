@@ -3,33 +3,17 @@
 
 use bumpalo::Bump;
 use leanwire_core::actor::{Dialect, Error, PathNode};
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use super::arena::{Labelled, Picture, picture};
 use crate::js_error;
 
-/// What [`path_arena`] returns.
-#[derive(Serialize, Debug)]
-pub(super) struct PathArena {
-    /// The arena's chunks and blocks.
-    #[serde(flatten)]
-    pub(super) picture: Picture,
-    /// How to read the picture.
-    pub(super) note: &'static str,
-}
-
-/// How to read a [`PathArena`].
-const NOTE: &str = "bumpalo fills a chunk from its end downwards, so the first allocation \
-    (order 0, the Address) has the highest offset. The names borrow from the input string, \
-    so only the Address and the nodes are in the arena.";
-
 /// Parses the actor path `input` into `PathNode`s in a fresh arena and
 /// draws the arena, block by block.
 ///
 /// Returns JSON: `{"chunks": [{"index", "size", "used"}], "blocks":
-/// [{"chunk", "offset", "size", "order", "label"}], "arenaBytes",
-/// "arenaCapacity", "note"}`, the blocks in allocation order. `dialect` is
+/// [{"chunk", "offset", "size", "label"}], "arenaBytes",
+/// "arenaCapacity"}`, the blocks in allocation order. `dialect` is
 /// `"dotnet"` (the default) or `"jvm"`; a path that does not parse is an
 /// error.
 #[wasm_bindgen(js_name = pathArena)]
@@ -44,7 +28,7 @@ pub fn path_arena(
 }
 
 /// The picture of the arena that `PathNode::parse` fills from `input`.
-pub(super) fn path_picture(input: &str, dialect: Dialect) -> Result<PathArena, Error> {
+pub(super) fn path_picture(input: &str, dialect: Dialect) -> Result<Picture, Error> {
     let mut bump = Bump::new();
     let labelled = {
         let leaf = PathNode::parse(&bump, input, dialect)?;
@@ -62,10 +46,7 @@ pub(super) fn path_picture(input: &str, dialect: Dialect) -> Result<PathArena, E
         }
         labelled
     };
-    Ok(PathArena {
-        picture: picture(&mut bump, labelled, &[]),
-        note: NOTE,
-    })
+    Ok(picture(&mut bump, labelled, &[]))
 }
 
 #[cfg(test)]
@@ -75,25 +56,19 @@ mod tests {
     #[test]
     fn address_and_three_nodes() {
         let arena = path_picture("akka.tcp://sys@host:1/a/b", Dialect::DotNet).unwrap();
-        let blocks = &arena.picture.blocks;
+        let blocks = &arena.blocks;
         let labels: Vec<&str> = blocks.iter().map(|b| b.label.as_str()).collect();
         let addresses = labels.iter().filter(|l| l.starts_with("Address")).count();
         let nodes = labels.iter().filter(|l| l.starts_with("PathNode")).count();
         assert_eq!((addresses, nodes), (1, 3), "{labels:?}");
         assert_eq!(labels[0], "Address (akka.tcp://sys@host:1)");
         assert!(labels.contains(&"PathNode \"b\" depth 2"), "{labels:?}");
-        let labelled: usize = blocks
-            .iter()
-            .filter(|b| b.label.starts_with("Address") || b.label.starts_with("PathNode"))
-            .map(|b| b.size)
-            .sum();
-        assert!(labelled <= arena.picture.arena_bytes);
+        // The names borrow the input: none of them is in the arena.
+        assert!(!labels.iter().any(|l| l.starts_with("name")), "{labels:?}");
         assert_eq!(
             blocks.iter().map(|b| b.size).sum::<usize>(),
-            arena.picture.arena_bytes
+            arena.arena_bytes
         );
-        let orders: Vec<usize> = blocks.iter().map(|b| b.order).collect();
-        assert_eq!(orders, (0..blocks.len()).collect::<Vec<_>>());
     }
 
     #[test]

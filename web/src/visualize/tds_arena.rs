@@ -47,15 +47,7 @@ pub(super) struct TdsArena {
     /// Whether the first COLMETADATA was read to its end; `false` when the
     /// input ran out first.
     pub(super) complete: bool,
-    /// How to read the picture.
-    pub(super) note: &'static str,
 }
-
-/// How to read a [`TdsArena`].
-const NOTE: &str = "bumpalo fills a chunk from its end downwards, so the first allocation \
-    (order 0, the columns slice) has the highest offset. Each name is read into the arena as \
-    it arrives; table names and XML or UDT type names are there too. A frame's used bytes \
-    count whole earlier chunks.";
 
 /// Feeds the TDS response `bytes` to a reader `chunk` bytes at a time,
 /// with the column metadata going into a fresh arena, up to the end of the
@@ -63,7 +55,7 @@ const NOTE: &str = "bumpalo fills a chunk from its end downwards, so the first a
 ///
 /// `bytes` are packets with their 8-byte headers, or bare tokens when
 /// `tokensOnly`. Returns JSON: the `pathArena` shape (`chunks`, `blocks`,
-/// `arenaBytes`, `arenaCapacity`, `note`) plus `"frames": [{"fed",
+/// `arenaBytes`, `arenaCapacity`) plus `"frames": [{"fed",
 /// "used", "capacity"}]` (one per fed chunk), `"columns": [{"name",
 /// "type"}]` and `"complete"`. A defect in the stream is an error whose
 /// message gives its byte offset.
@@ -165,7 +157,6 @@ pub(super) fn tds_picture(bytes: &[u8], tokens_only: bool, chunk: usize) -> tds:
         frames,
         columns,
         complete,
-        note: NOTE,
     })
 }
 
@@ -245,19 +236,6 @@ mod tests {
 
     /// A case of `native/tests/golden/tds_decode.json`: its bytes, whether
     /// they are bare tokens, and the first line `leanwire tds decode` printed.
-    fn golden(index: usize) -> (Vec<u8>, bool, serde_json::Value) {
-        let json: serde_json::Value =
-            serde_json::from_str(include_str!("../../../native/tests/golden/tds_decode.json"))
-                .unwrap();
-        let case = &json["cases"][index];
-        let hex = case["hex"].as_str().unwrap();
-        let bytes = leanwire_core::hex::decode(hex)
-            .collect::<Result<_, _>>()
-            .unwrap();
-        let first = serde_json::from_str(case["lines"][0].as_str().unwrap()).unwrap();
-        (bytes, case["tokens_only"].as_bool().unwrap(), first)
-    }
-
     fn check(bytes: &[u8], tokens_only: bool, first: &serde_json::Value, chunk: usize) {
         let arena = tds_picture(bytes, tokens_only, chunk).unwrap();
         assert!(arena.complete);
@@ -301,7 +279,7 @@ mod tests {
 
     #[test]
     fn token_stream_columns_fill_the_arena() {
-        let (bytes, tokens_only, first) = golden(0);
+        let (bytes, tokens_only, first) = crate::vectors::tds_case(0);
         assert!(tokens_only);
         for chunk in [1, 7, 64, bytes.len()] {
             check(&bytes, tokens_only, &first, chunk);
@@ -310,7 +288,7 @@ mod tests {
 
     #[test]
     fn packets_are_deframed() {
-        let (bytes, tokens_only, first) = golden(1);
+        let (bytes, tokens_only, first) = crate::vectors::tds_case(1);
         assert!(!tokens_only);
         for chunk in [1, 13, 512, bytes.len()] {
             check(&bytes, tokens_only, &first, chunk);
@@ -319,7 +297,7 @@ mod tests {
 
     #[test]
     fn reading_stops_after_the_first_colmetadata() {
-        let (bytes, _, _) = golden(0);
+        let (bytes, _, _) = crate::vectors::tds_case(0);
         let arena = tds_picture(&bytes, true, bytes.len()).unwrap();
         assert_eq!(arena.frames.len(), 1);
         assert!(arena.frames[0].fed < bytes.len());
@@ -327,7 +305,7 @@ mod tests {
 
     #[test]
     fn input_cut_inside_colmetadata_is_incomplete() {
-        let (bytes, _, _) = golden(0);
+        let (bytes, _, _) = crate::vectors::tds_case(0);
         let arena = tds_picture(&bytes[..40], true, 16).unwrap();
         assert!(!arena.complete && arena.columns.is_empty());
         assert_eq!(arena.frames.last().unwrap().fed, 40);
@@ -374,7 +352,7 @@ mod tests {
 
     #[test]
     fn unknown_token_is_an_error() {
-        let (bytes, tokens_only, _) = golden(3);
+        let (bytes, tokens_only, _) = crate::vectors::tds_case(3);
         let error = tds_picture(&bytes, tokens_only, 64).unwrap_err();
         assert_eq!(error.offset(), 0);
     }
