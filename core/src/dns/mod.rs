@@ -42,6 +42,6 @@ pub use opcode::Opcode;
 pub use question::Question;
 pub use rcode::Rcode;
 pub use rdata::RData;
-pub use record::Record;
+pub use record::{DataText, Record};
 pub use rtype::Rtype;
 pub use text::TypeBitmap;

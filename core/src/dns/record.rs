@@ -90,6 +90,13 @@ impl<'a> Record<'a> {
     pub fn data(&self) -> Result<RData<'a>> {
         RData::parse(self.rtype, self.message, self.rdata_at, self.rdata_end)
     }
+
+    /// The RDATA as text, as the last field of the record's own text: its
+    /// presentation form, or the RFC 3597 form (`\# 4 C0000201`) where it is
+    /// malformed for its type.
+    pub fn data_text(&self) -> DataText<'_, 'a> {
+        DataText(self)
+    }
 }
 
 /// `www.example.com. 300 IN A 192.0.2.1`, as dig and dnspython print a
@@ -98,20 +105,31 @@ impl fmt::Display for Record<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{} {} {} {} ",
+            "{} {} {} {} {}",
             self.name,
             self.ttl,
             self.class(),
-            self.rtype
-        )?;
-        match self.data() {
+            self.rtype,
+            self.data_text()
+        )
+    }
+}
+
+/// A record's RDATA in presentation form: see [`Record::data_text`].
+#[derive(Copy, Clone, Debug)]
+pub struct DataText<'r, 'a>(&'r Record<'a>);
+
+impl fmt::Display for DataText<'_, '_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let record = self.0;
+        match record.data() {
             Ok(data) => write!(f, "{data}"),
             Err(_) => write!(
                 f,
                 "{}",
                 Unknown {
-                    rtype: self.rtype,
-                    data: self.rdata()
+                    rtype: record.rtype,
+                    data: record.rdata()
                 }
             ),
         }

@@ -17,10 +17,10 @@
 //! leanwire man DIRECTORY
 //! ```
 //!
-//! Each command but `dns query` prints one JSON object per input, on one
-//! line. A bad input is reported in its object; `resolve` exits with 1 if
-//! any host failed to resolve, and the others' status does not change. A
-//! usage error exits with 2.
+//! `actor`, `dns decode` and `resolve` print one JSON object per input, on
+//! one line, and `tds decode` one per token. A bad input is reported in its
+//! object; `resolve` exits with 1 if any host failed to resolve, and the
+//! others' status does not change. A usage error exits with 2.
 //!
 //! `dns query` asks one question and prints the response as dig does, with
 //! `--short` only the answers' data, or with `--json` as the one-line report
@@ -50,7 +50,7 @@ use leanwire_native::cli::query::{
     Format, QueryFailure, Question, WordsError, parse_seconds, parse_server, reverse_name,
     write_failure, write_response,
 };
-use leanwire_native::cli::{lines, tds};
+use leanwire_native::cli::{json_line, lines, tds};
 use leanwire_native::core::actor::Dialect;
 use leanwire_native::core::hex;
 use leanwire_native::core::report::{
@@ -131,7 +131,7 @@ enum Command {
         #[arg(long, default_value_t = http::DEFAULT_MAX_BODY as u64, value_name = "BYTES")]
         max_body: u64,
     },
-    /// Print the completion script of a shell: `leanwire completions bash > /etc/bash_completion.d/leanwire`.
+    /// Print the completion script of a shell: `leanwire completions bash > ~/.local/share/bash-completion/completions/leanwire`.
     Completions {
         /// The shell.
         #[arg(value_enum)]
@@ -284,14 +284,12 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Actor(ActorCommand::Parse { dialect, inputs }) => {
             each_input(&inputs, |out, input| {
-                serde_json::to_writer(out, &ActorPathReport::parse(input, dialect.into()))
-                    .map_err(io::Error::from)
+                json_line(out, &ActorPathReport::parse(input, dialect.into()))
             })
         }
         Command::Actor(ActorCommand::ValidElement { dialect, inputs }) => {
             each_input(&inputs, |out, input| {
-                serde_json::to_writer(out, &ElementReport::check(input, dialect.into()))
-                    .map_err(io::Error::from)
+                json_line(out, &ElementReport::check(input, dialect.into()))
             })
         }
         Command::Dns(DnsCommand::Decode { inputs }) => {
@@ -304,7 +302,7 @@ fn main() -> ExitCode {
                         error: error.to_string(),
                     },
                 };
-                serde_json::to_writer(out, &report).map_err(io::Error::from)
+                json_line(out, &report)
             })
         }
         Command::Dns(DnsCommand::Query(args)) => return dns_query(&args),
@@ -329,7 +327,7 @@ fn main() -> ExitCode {
             let written = each_input(&inputs, |out, host| {
                 let report = HostReport::lookup(host);
                 failed |= !report.is_ok();
-                serde_json::to_writer(out, &report).map_err(io::Error::from)
+                json_line(out, &report)
             });
             if written.is_ok() && failed {
                 return ExitCode::FAILURE;
@@ -382,7 +380,7 @@ fn main() -> ExitCode {
             clap_complete::generate(shell, &mut Cli::command(), "leanwire", &mut io::stdout());
             Ok(())
         }
-        Command::Man { directory } => std::fs::create_dir_all(&directory)
+        Command::Man { directory } => fs::create_dir_all(&directory)
             .and_then(|()| clap_mangen::generate_to(Cli::command(), &directory)),
     };
     exit_status(result)
@@ -458,10 +456,11 @@ fn tds_decode(input: &str, pcap: bool, chunk: Option<usize>, options: DecodeOpti
     match tds::decode(&mut source, &mut out, chunk, options) {
         Ok(Ok(())) => ExitCode::SUCCESS,
         Ok(Err(_)) => ExitCode::FAILURE,
-        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            exit_status(Err(io::Error::new(e.kind(), format!("{input}: {e}"))))
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("leanwire: {input}: {e}");
+            ExitCode::FAILURE
         }
-        Err(e) => exit_status(Err(e)),
     }
 }
 

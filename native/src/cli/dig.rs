@@ -5,7 +5,6 @@ use std::fmt::{self, Write as _};
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use crate::core::dns::rdata::Unknown;
 use crate::core::dns::{Message, Record, Rtype};
 use crate::stub::{Response, Transport};
 
@@ -176,18 +175,7 @@ pub struct ShortText<'a>(pub Message<'a>);
 impl fmt::Display for ShortText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for record in self.0.answers() {
-            match record.data() {
-                Ok(data) => writeln!(f, "{data}")?,
-                // RDATA that is malformed for its type, in the RFC 3597 form.
-                Err(_) => writeln!(
-                    f,
-                    "{}",
-                    Unknown {
-                        rtype: record.rtype,
-                        data: record.rdata()
-                    }
-                )?,
-            }
+            writeln!(f, "{}", record.data_text())?;
         }
         Ok(())
     }

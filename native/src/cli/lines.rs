@@ -1,29 +1,25 @@
-//! One line of output per input, where `-` stands for the lines of stdin.
+//! Each input in turn, where `-` stands for the lines of stdin.
 
 use std::io::{self, BufRead, Write};
 
-/// Runs `report` on each of `inputs`, ending each report with a newline;
-/// an input of `-` stands for each line of `stdin` (without its `\n` or
-/// `\r\n`). Flushes `out` at the end.
+/// Runs `report` on each of `inputs`, which writes its line (with
+/// [`json_line`](super::json_line)); an input of `-` stands for each line
+/// of `stdin` (without its `\n` or `\r\n`). Flushes `out` at the end.
 pub fn each_input<W: Write>(
     inputs: &[String],
     mut stdin: impl BufRead,
     out: &mut W,
     mut report: impl FnMut(&mut W, &str) -> io::Result<()>,
 ) -> io::Result<()> {
-    let mut emit = |out: &mut W, input: &str| -> io::Result<()> {
-        report(out, input)?;
-        out.write_all(b"\n")
-    };
     for input in inputs {
         if input != "-" {
-            emit(out, input)?;
+            report(out, input)?;
             continue;
         }
         let mut line = String::new();
         while stdin.read_line(&mut line)? != 0 {
             let text = line.strip_suffix('\n').unwrap_or(&line);
-            emit(out, text.strip_suffix('\r').unwrap_or(text))?;
+            report(out, text.strip_suffix('\r').unwrap_or(text))?;
             line.clear();
         }
     }
@@ -39,7 +35,7 @@ mod tests {
         let inputs = ["a".to_string(), "-".to_string(), "z".to_string()];
         let mut out = Vec::new();
         each_input(&inputs, &b"b\r\nc\n\nd"[..], &mut out, |out, input| {
-            write!(out, "[{input}]")
+            writeln!(out, "[{input}]")
         })
         .unwrap();
         assert_eq!(

@@ -68,37 +68,28 @@ impl<'w> Question<'w> {
         words: &'w [String],
         name: Option<&'w str>,
     ) -> Result<Question<'w>, WordsError<'w>> {
-        let mut question = Question {
-            name: name.unwrap_or_default(),
-            rtype: if name.is_some() { Rtype::Ptr } else { Rtype::A },
-            class: Class::In,
-            server: None,
-        };
-        let (mut named, mut typed, mut classed) = (name.is_some(), false, false);
+        let (mut named, mut rtype, mut class, mut server) = (name, None, None, None);
         for word in words {
-            if let Some(server) = word.strip_prefix('@') {
-                if question.server.is_some() {
+            if let Some(text) = word.strip_prefix('@') {
+                if server.replace(text).is_some() {
                     return Err(WordsError::SecondServer(word));
                 }
-                question.server = Some(server);
-            } else if !named {
-                question.name = word;
-                named = true;
-            } else if let (false, Some(rtype)) = (typed, Rtype::from_mnemonic(word)) {
-                question.rtype = rtype;
-                typed = true;
-            } else if let (false, Some(class)) = (classed, Class::from_mnemonic(word)) {
-                question.class = class;
-                classed = true;
+            } else if named.is_none() {
+                named = Some(word);
+            } else if let (None, Some(given)) = (rtype, Rtype::from_mnemonic(word)) {
+                rtype = Some(given);
+            } else if let (None, Some(given)) = (class, Class::from_mnemonic(word)) {
+                class = Some(given);
             } else {
                 return Err(WordsError::Unexpected(word));
             }
         }
-        if named {
-            Ok(question)
-        } else {
-            Err(WordsError::MissingName)
-        }
+        Ok(Question {
+            name: named.ok_or(WordsError::MissingName)?,
+            rtype: rtype.unwrap_or(if name.is_some() { Rtype::Ptr } else { Rtype::A }),
+            class: class.unwrap_or(Class::In),
+            server,
+        })
     }
 }
 
@@ -109,8 +100,10 @@ impl<'w> Question<'w> {
 /// ```
 /// use leanwire_native::cli::query::reverse_name;
 /// assert_eq!(reverse_name("192.0.2.1".parse().unwrap()), "1.2.0.192.in-addr.arpa.");
-/// assert!(reverse_name("2001:db8::1".parse().unwrap())
-///     .starts_with("1.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa."));
+/// assert_eq!(
+///     reverse_name("2001:db8::567:89ab".parse().unwrap()),
+///     "b.a.9.8.7.6.5.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa."
+/// );
 /// ```
 pub fn reverse_name(address: IpAddr) -> String {
     let mut name = String::with_capacity(73);
@@ -238,18 +231,21 @@ pub fn write_response(
     };
     // The stub resolver checked the message when it arrived; RDATA that is
     // malformed for its type prints in the RFC 3597 form, but in JSON fails.
+    if format == Format::Json {
+        return match DnsMessageReport::decode(response.bytes()) {
+            DnsMessageReport::Failed { error, .. } => Err(undecodable(&error)),
+            report => Ok(json_line(out, &report)),
+        };
+    }
     let message = response.message().map_err(|e| undecodable(&e))?;
-    Ok(match format {
-        Format::Short => write!(out, "{}", ShortText(message)),
-        Format::Dig => write!(
+    Ok(if format == Format::Short {
+        write!(out, "{}", ShortText(message))
+    } else {
+        write!(
             out,
             "{}",
             DigText::new(message, Some(Exchange::of(response)))
-        ),
-        Format::Json => match DnsMessageReport::decode(response.bytes()) {
-            DnsMessageReport::Failed { error, .. } => return Err(undecodable(&error)),
-            report => json_line(out, &report),
-        },
+        )
     })
 }
 
@@ -305,60 +301,35 @@ mod tests {
 
     #[test]
     fn bad_words_are_named() {
-        assert_eq!(
-            Question::from_words(&[], None),
-            Err(WordsError::MissingName)
-        );
-        let w = words("@::1");
-        assert_eq!(Question::from_words(&w, None), Err(WordsError::MissingName));
-        let w = words("a.example A IN AAAA");
-        assert_eq!(
-            Question::from_words(&w, None),
-            Err(WordsError::Unexpected("AAAA"))
-        );
-        let w = words("a.example NOTATYPE");
-        assert_eq!(
-            Question::from_words(&w, None),
-            Err(WordsError::Unexpected("NOTATYPE"))
-        );
-        let w = words("@::1 a.example @::2");
-        assert_eq!(
-            Question::from_words(&w, None),
-            Err(WordsError::SecondServer("@::2"))
-        );
-    }
-
-    #[test]
-    fn reverse_names_of_both_families() {
-        assert_eq!(
-            reverse_name("127.0.0.1".parse().unwrap()),
-            "1.0.0.127.in-addr.arpa."
-        );
-        assert_eq!(
-            reverse_name("2001:db8::567:89ab".parse().unwrap()),
-            "b.a.9.8.7.6.5.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.0.8.b.d.0.1.0.0.2.ip6.arpa."
-        );
+        let cases = [
+            ("", WordsError::MissingName),
+            ("@::1", WordsError::MissingName),
+            ("a.example A IN AAAA", WordsError::Unexpected("AAAA")),
+            ("a.example NOTATYPE", WordsError::Unexpected("NOTATYPE")),
+            ("@::1 a.example @::2", WordsError::SecondServer("@::2")),
+        ];
+        for (text, want) in cases {
+            assert_eq!(
+                Question::from_words(&words(text), None),
+                Err(want),
+                "{text}"
+            );
+        }
     }
 
     #[test]
     fn servers_take_the_port_unless_they_name_one() {
-        assert_eq!(
-            parse_server("192.0.2.1", 5353),
-            Some("192.0.2.1:5353".parse().unwrap())
-        );
-        assert_eq!(
-            parse_server("192.0.2.1:53", 5353),
-            Some("192.0.2.1:53".parse().unwrap())
-        );
-        assert_eq!(
-            parse_server("[::1]", 5353),
-            Some("[::1]:5353".parse().unwrap())
-        );
-        assert_eq!(
-            parse_server("2001:db8::1", 53),
-            Some("[2001:db8::1]:53".parse().unwrap())
-        );
-        assert_eq!(parse_server("host.example", 53), None);
+        let cases = [
+            ("192.0.2.1", 5353, Some("192.0.2.1:5353")),
+            ("192.0.2.1:53", 5353, Some("192.0.2.1:53")),
+            ("[::1]", 5353, Some("[::1]:5353")),
+            ("2001:db8::1", 53, Some("[2001:db8::1]:53")),
+            ("host.example", 53, None),
+        ];
+        for (text, port, want) in cases {
+            let want = want.map(|address| address.parse().unwrap());
+            assert_eq!(parse_server(text, port), want, "{text}");
+        }
     }
 
     #[test]
