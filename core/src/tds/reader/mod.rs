@@ -24,9 +24,11 @@ use super::value::Value;
 use super::version::TdsVersion;
 use cursor::Cursor;
 use meta::{MetaEnv, MetaMachine, MetaStep};
-use row::{RowMachine, Val};
+use row::RowMachine;
 
 mod cursor;
+mod data;
+mod large;
 mod meta;
 mod metadata;
 mod row;
@@ -349,12 +351,8 @@ pub(super) enum State {
     },
     /// COLMETADATA or a RETURNVALUE header.
     Meta(MetaMachine),
-    /// An NBCROW null bitmap: `have` of its bytes read.
-    Bitmap { have: u16 },
-    /// A value of a row (or of a RETURNVALUE, `ret`).
-    Value { column: u16, ret: bool, val: Val },
-    /// A row is complete; RowEnd is next.
-    RowEnd,
+    /// A ROW or NBCROW, or a RETURNVALUE's value, in the row machine.
+    Row,
     /// An error stopped the reader.
     Failed,
 }
@@ -495,21 +493,7 @@ impl Reader {
     /// [`is_null`](Self::is_null) still answers for it. Reset by each
     /// COLMETADATA. Columns past [`MAX_COLUMNS`] are ignored.
     pub fn skip_column(&mut self, column: u16, skip: bool) {
-        if let Some(byte) = self.row.skip.get_mut(usize::from(column / 8)) {
-            let bit = 1 << (column % 8);
-            if skip {
-                *byte |= bit;
-            } else {
-                *byte &= !bit;
-            }
-        }
-    }
-
-    pub(super) fn is_skipped(&self, column: u16) -> bool {
-        self.row
-            .skip
-            .get(usize::from(column / 8))
-            .is_some_and(|byte| byte & (1 << (column % 8)) != 0)
+        self.row.skip_column(column, skip);
     }
 
     /// Whether column `column` of the current (or last) row is NULL, known
@@ -517,23 +501,7 @@ impl Reader {
     /// null bitmap), and for a ROW's columns once the reader has read their
     /// length. `None` when not known yet.
     pub fn is_null(&self, column: u16) -> Option<bool> {
-        if column >= self.row.known {
-            return None;
-        }
-        let byte = self.row.nulls[usize::from(column / 8)];
-        Some(byte & (1 << (column % 8)) != 0)
-    }
-
-    pub(super) fn set_null(&mut self, column: u16, null: bool) {
-        if let Some(byte) = self.row.nulls.get_mut(usize::from(column / 8)) {
-            let bit = 1 << (column % 8);
-            if null {
-                *byte |= bit;
-            } else {
-                *byte &= !bit;
-            }
-        }
-        self.row.known = self.row.known.max(column + 1);
+        self.row.is_null(column)
     }
 
     /// Bytes taken in so far (the offset of the next byte).
@@ -556,17 +524,7 @@ impl Reader {
             } => ReaderState::TokenBody { token, have, len },
             State::Feature { .. } => ReaderState::FeatureExtAck,
             State::Meta(meta) => meta.public(),
-            State::Bitmap { have } => ReaderState::NullBitmap { have },
-            State::Value { column, ret, val } => ReaderState::Value {
-                token: if ret {
-                    TokenType::ReturnValue
-                } else {
-                    self.row.kind.token()
-                },
-                column,
-                part: val.part(),
-            },
-            State::RowEnd => ReaderState::RowEnd,
+            State::Row => self.row.public(),
             State::Failed => ReaderState::Failed,
         }
     }
@@ -574,22 +532,13 @@ impl Reader {
     /// The token and column being read, for errors.
     pub(super) fn site(&self) -> Site {
         match self.state {
-            State::Token | State::RowEnd | State::Failed => Site::token(TokenType::Unknown(0)),
+            State::Token | State::Failed => Site::token(TokenType::Unknown(0)),
             State::Fixed { token, .. }
             | State::Length { token, .. }
             | State::Body { token, .. } => Site::token(token),
             State::Feature { .. } => Site::token(TokenType::FeatureExtAck),
             State::Meta(meta) => meta.site(),
-            State::Bitmap { .. } => Site::token(TokenType::NbcRow),
-            State::Value { column, ret, .. } => self.value_site(column, ret),
-        }
-    }
-
-    pub(super) fn value_site(&self, column: u16, ret: bool) -> Site {
-        if ret {
-            Site::token(TokenType::ReturnValue)
-        } else {
-            Site::column(self.row.kind.token(), column)
+            State::Row => self.row.current_site(),
         }
     }
 
@@ -601,7 +550,8 @@ impl Reader {
             return Err(e);
         }
         match self.state {
-            State::Token | State::RowEnd => Ok(()),
+            State::Token => Ok(()),
+            State::Row if self.row.at_boundary() => Ok(()),
             _ => Err(error_at(
                 ErrorKind::UnexpectedEof(self.site()),
                 self.cursor.pos,
@@ -625,14 +575,12 @@ impl Reader {
             return Err(e);
         }
         self.call_at = self.cursor.pos;
-        if let State::Value {
-            column,
-            ret: false,
-            val: Val::Start,
-        } = self.state
-        {
-            match self.value_in_chunk(input, meta, column) {
-                Ok(Some((value, source))) => {
+        if let State::Row = self.state {
+            match self
+                .row
+                .value_in_chunk(&mut self.cursor, input, meta, self.call_at)
+            {
+                Ok(Some((column, value, source))) => {
                     return Ok(Status::Complete(Event::Value {
                         column,
                         value,
@@ -765,16 +713,19 @@ impl Reader {
                         return Ok(done);
                     }
                 }
-                State::Bitmap { .. } | State::Value { .. } => {
-                    match self.step_row(input, meta, buf)? {
+                State::Row => {
+                    let stream_large = self.large == LargeValues::Stream;
+                    let step = self
+                        .row
+                        .step(&mut self.cursor, input, meta, buf, stream_large)?;
+                    if self.row.is_idle() {
+                        self.state = State::Token;
+                    }
+                    match step {
                         Status::Complete(Some(out)) => return Ok(Status::Complete(out)),
                         Status::Complete(None) => {}
                         Status::Partial => return Ok(Status::Partial),
                     }
-                }
-                State::RowEnd => {
-                    self.state = State::Token;
-                    return Ok(Status::Complete(Out::RowEnd));
                 }
                 State::Failed => {
                     return Err(error_at(
@@ -800,7 +751,7 @@ impl Reader {
             version: self.version,
             stamp: &mut self.meta_stamp,
             generation: &mut self.generation,
-            skipped_columns: &mut self.row.skip,
+            skipped_columns: self.row.skipped_columns(),
         };
         let step = machine.step(&mut env, input, meta)?;
         self.state = State::Meta(machine);
@@ -813,11 +764,8 @@ impl Reader {
                 Out::ColMetadata { no_metadata }
             }
             MetaStep::ReturnValue => {
-                self.state = State::Value {
-                    column: 0,
-                    ret: true,
-                    val: Val::Start,
-                };
+                self.row.begin_return_value();
+                self.state = State::Row;
                 Out::ReturnValue
             }
         };
@@ -864,11 +812,12 @@ impl Reader {
             TokenType::ReturnValue => State::Meta(MetaMachine::return_value()),
             TokenType::Row => {
                 self.begin_row(RowKind::Row, meta, at)?;
+                self.state = State::Row;
                 return Ok(Some(Out::RowStart(RowKind::Row)));
             }
             TokenType::NbcRow => {
                 self.begin_row(RowKind::NbcRow, meta, at)?;
-                State::Bitmap { have: 0 }
+                State::Row
             }
             TokenType::DataClassification | TokenType::AltMetadata | TokenType::AltRow => {
                 return Err(error_at(ErrorKind::UnsupportedToken(token), at));
@@ -999,7 +948,7 @@ impl Reader {
             },
             Out::RowStart(kind) => Event::RowStart(kind),
             Out::Value { column, ret, src } => {
-                let type_info = match self.type_info(meta, column, ret) {
+                let type_info = match self.row.type_info(meta, column, ret, self.cursor.pos) {
                     Ok(type_info) => type_info,
                     Err(e) => return Err(self.fail(e)),
                 };
@@ -1022,38 +971,33 @@ impl Reader {
                     source,
                 }
             }
-            Out::ValueStart { column, ret, total } => match self.type_info(meta, column, ret) {
-                Ok(type_info) => Event::ValueStart {
-                    column,
-                    type_info,
-                    total,
-                },
-                Err(e) => return Err(self.fail(e)),
-            },
+            Out::ValueStart { column, ret, total } => {
+                match self.row.type_info(meta, column, ret, self.cursor.pos) {
+                    Ok(type_info) => Event::ValueStart {
+                        column,
+                        type_info,
+                        total,
+                    },
+                    Err(e) => return Err(self.fail(e)),
+                }
+            }
             Out::ValueChunk { column, bytes } => Event::ValueChunk { column, bytes },
             Out::ValueEnd { column } => Event::ValueEnd { column },
             Out::RowEnd => Event::RowEnd,
         })
     }
 
-    /// The type of column `column` (or of the return value).
-    pub(super) fn type_info<'a>(
-        &self,
-        meta: &Metadata<'a>,
-        column: u16,
-        ret: bool,
-    ) -> Result<TypeInfo<'a>> {
-        let found = if ret {
-            meta.return_value().map(|rv| rv.type_info)
-        } else {
-            meta.columns().get(usize::from(column)).map(|c| c.type_info)
-        };
-        found.ok_or_else(|| {
-            error_at(
-                ErrorKind::NoMetadata(self.value_site(column, ret)),
-                self.cursor.pos,
-            )
-        })
+    /// A ROW or NBCROW token was read at `at`: checks that the caller's
+    /// metadata is the one this reader filled, and starts the row machine.
+    fn begin_row(&mut self, kind: RowKind, meta: &Metadata<'_>, at: u64) -> Result<()> {
+        if self.generation == 0 || meta.generation() != self.generation {
+            return Err(error_at(
+                ErrorKind::NoMetadata(Site::token(kind.token())),
+                at,
+            ));
+        }
+        self.row.begin_row(kind, meta.columns().len() as u16);
+        Ok(())
     }
 
     /// Decodes a length-prefixed token's complete body (offsets relative to

@@ -1,111 +1,63 @@
 //! The row machine: ROW and NBCROW values [MS-TDS 2.2.7.19, 2.2.7.15], read
 //! one column at a time, resumable at any byte; RETURNVALUE's value is read
-//! the same way.
+//! the same way. Large values go to the large-value machine.
 
+use super::cursor::Cursor;
+use super::data::{Data, Dest, ValueCx, ValueStep};
+use super::large::LargeMachine;
 use super::metadata::Metadata;
-use super::{
-    LargeValues, MAX_COLUMNS, Out, Reader, SCRATCH_LEN, Src, State, ValuePart, ValueSource, le_uint,
-};
+use super::{MAX_COLUMNS, Out, ReaderState, Src, ValuePart, ValueSource, le_uint};
 use crate::tds::error::{ErrorKind, Result, Site, error_at};
 use crate::tds::row::RowKind;
 use crate::tds::status::Status;
+use crate::tds::token::TokenType;
 use crate::tds::type_info::{DataType, Layout, TypeInfo};
-use crate::tds::ucs2::{Ucs2Check, Ucs2Str};
+use crate::tds::ucs2::Ucs2Str;
 use crate::tds::value::{Value, check_value};
 
-/// The row machine's own state: which row token is being read, which of
-/// its columns are NULL, which the caller skips, and where the value being
-/// read began.
+/// The row machine: which row token is being read, which of its columns
+/// are NULL, which the caller skips, and where the read is.
 #[derive(Clone, Debug)]
 pub(super) struct RowMachine {
     /// The current row's token: ROW or NBCROW.
-    pub(super) kind: RowKind,
+    kind: RowKind,
     /// Columns of the current row.
-    pub(super) columns: u16,
+    columns: u16,
     /// Null bits of the current row (the NBC bitmap, or set as each
     /// column's length is read), for the first `known` columns.
-    pub(super) nulls: [u8; MAX_COLUMNS as usize / 8],
-    pub(super) known: u16,
+    nulls: [u8; MAX_COLUMNS as usize / 8],
+    known: u16,
     /// Columns the caller asked to skip.
-    pub(super) skip: [u8; MAX_COLUMNS as usize / 8],
-    /// UCS-2 check of the value being read, when it is text.
-    pub(super) ucs2: Option<Ucs2Check>,
-    /// Where the current value's data began (for checks of whole values).
-    pub(super) value_at: u64,
+    skip: [u8; MAX_COLUMNS as usize / 8],
+    at: At,
+    /// Where the read of the value at [`At::Value`] is.
+    val: Val,
 }
 
-impl RowMachine {
-    /// Before any row.
-    pub(super) const fn new() -> RowMachine {
-        RowMachine {
-            kind: RowKind::Row,
-            columns: 0,
-            nulls: [0; MAX_COLUMNS as usize / 8],
-            known: 0,
-            skip: [0; MAX_COLUMNS as usize / 8],
-            ucs2: None,
-            value_at: 0,
-        }
-    }
-}
-
-/// Where a value's data goes.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Dest {
-    /// Not decided: borrowed if it all lies in the chunk.
-    Borrow,
-    /// Assembled in the reader's scratch space.
-    Scratch,
-    /// Assembled in the caller's buffer.
-    Buf,
-    /// Handed out in pieces.
-    Stream,
-    /// Passed over.
-    Skip,
-}
-
-/// Where a value read is.
+/// Where the row machine is.
 #[derive(Copy, Clone, Debug)]
-pub(crate) enum Val {
+enum At {
+    /// Reading no row or return value.
+    Idle,
+    /// An NBCROW's null bitmap: `have` of its bytes read.
+    Bitmap { have: u16 },
+    /// A value of a row (or of a RETURNVALUE, `ret`), at `val`.
+    Value { column: u16, ret: bool },
+    /// The row is complete; RowEnd is next.
+    End,
+}
+
+/// Where a value's read is.
+#[derive(Copy, Clone, Debug)]
+enum Val {
     /// Before the value.
     Start,
-    /// A 1, 2 or 4-byte length prefix (or a text pointer length).
+    /// A 1, 2 or 4-byte length prefix (or TEXT's text pointer length).
     Prefix { width: u8 },
-    /// A text pointer and timestamp to pass over.
-    TextPtr { left: u16 },
-    /// A TEXT value's u32 length.
-    TextLen,
-    /// `left` of `len` data bytes to go.
-    Data { left: u32, len: u32, dest: Dest },
-    /// A PLP total length.
-    PlpTotal,
-    /// A PLP chunk length; `got` data bytes so far.
-    PlpChunkLen {
-        got: u64,
-        total: Option<u64>,
-        dest: Dest,
-    },
-    /// `left` bytes of a PLP chunk to go.
-    PlpChunk {
-        left: u32,
-        got: u64,
-        total: Option<u64>,
-        dest: Dest,
-    },
-}
-
-impl Val {
-    pub(super) fn part(self) -> ValuePart {
-        match self {
-            Val::Start => ValuePart::Start,
-            Val::Prefix { .. } | Val::TextLen => ValuePart::Length,
-            Val::TextPtr { .. } => ValuePart::TextPointer,
-            Val::Data { left, .. } => ValuePart::Data { left },
-            Val::PlpTotal => ValuePart::PlpTotal,
-            Val::PlpChunkLen { .. } => ValuePart::PlpChunkLength,
-            Val::PlpChunk { left, .. } => ValuePart::PlpChunk { left },
-        }
-    }
+    /// The data of a value whose length is known.
+    Data(Data),
+    /// A PLP or TEXT value, in the large-value machine.
+    Large(LargeMachine),
 }
 
 /// Types whose length is a byte count bounded by TYPE_INFO's length (as
@@ -136,103 +88,232 @@ type Step<'c> = Result<Status<Option<Out<'c>>>>;
 /// for NULL.
 type WholeValue<'c> = Option<(&'c [u8], u64)>;
 
-impl Reader {
-    /// A ROW or NBCROW token was read at `at`: checks that the caller's
-    /// metadata is the one this reader filled.
-    pub(super) fn begin_row(&mut self, kind: RowKind, meta: &Metadata<'_>, at: u64) -> Result<()> {
-        if self.generation == 0 || meta.generation() != self.generation {
-            return Err(error_at(
-                ErrorKind::NoMetadata(Site::token(kind.token())),
-                at,
-            ));
+/// A value handed out by [`RowMachine::value_in_chunk`]: its column, the
+/// value and where its bytes lie.
+pub(super) type ChunkValue<'r> = (u16, Value<'r>, Option<ValueSource>);
+
+impl RowMachine {
+    /// Before any row.
+    pub(super) const fn new() -> RowMachine {
+        RowMachine {
+            kind: RowKind::Row,
+            columns: 0,
+            nulls: [0; MAX_COLUMNS as usize / 8],
+            known: 0,
+            skip: [0; MAX_COLUMNS as usize / 8],
+            at: At::Idle,
+            val: Val::Start,
         }
-        let ncols = meta.columns().len() as u16;
-        self.row.kind = kind;
-        self.row.columns = ncols;
-        self.row.known = 0;
-        let bytes = usize::from(ncols).div_ceil(8);
-        self.row.nulls[..bytes].fill(0);
-        self.state = match (kind, ncols) {
-            (RowKind::NbcRow, _) => State::Bitmap { have: 0 },
-            (RowKind::Row, 0) => State::RowEnd,
-            (RowKind::Row, _) => State::Value {
-                column: 0,
-                ret: false,
-                val: Val::Start,
-            },
-        };
-        Ok(())
     }
 
-    /// One step inside a row (or a RETURNVALUE's value). `Complete(None)`:
-    /// progress was made, go on.
-    pub(super) fn step_row<'c>(
+    /// A ROW or NBCROW of `columns` columns begins. A ROW's first value
+    /// comes next; an NBCROW's null bitmap.
+    pub(super) fn begin_row(&mut self, kind: RowKind, columns: u16) {
+        self.kind = kind;
+        self.columns = columns;
+        self.known = 0;
+        self.nulls[..usize::from(columns).div_ceil(8)].fill(0);
+        self.val = Val::Start;
+        self.at = match (kind, columns) {
+            (RowKind::NbcRow, _) => At::Bitmap { have: 0 },
+            (RowKind::Row, 0) => At::End,
+            (RowKind::Row, _) => At::Value {
+                column: 0,
+                ret: false,
+            },
+        };
+    }
+
+    /// A RETURNVALUE's header was read: its value comes next.
+    pub(super) fn begin_return_value(&mut self) {
+        self.at = At::Value {
+            column: 0,
+            ret: true,
+        };
+        self.val = Val::Start;
+    }
+
+    /// The row (or return value) is over: the reader is at a token
+    /// boundary.
+    pub(super) fn is_idle(&self) -> bool {
+        matches!(self.at, At::Idle)
+    }
+
+    /// Whether the caller can stop here: between rows, or with only the
+    /// row's end to hand out.
+    pub(super) fn at_boundary(&self) -> bool {
+        matches!(self.at, At::Idle | At::End)
+    }
+
+    /// The columns the caller skips, which each COLMETADATA resets.
+    pub(super) fn skipped_columns(&mut self) -> &mut [u8; MAX_COLUMNS as usize / 8] {
+        &mut self.skip
+    }
+
+    /// Skips (`true`) or delivers (`false`) column `column`.
+    pub(super) fn skip_column(&mut self, column: u16, skip: bool) {
+        if let Some(byte) = self.skip.get_mut(usize::from(column / 8)) {
+            let bit = 1 << (column % 8);
+            if skip {
+                *byte |= bit;
+            } else {
+                *byte &= !bit;
+            }
+        }
+    }
+
+    fn is_skipped(&self, column: u16) -> bool {
+        self.skip
+            .get(usize::from(column / 8))
+            .is_some_and(|byte| byte & (1 << (column % 8)) != 0)
+    }
+
+    /// Whether column `column` of the current (or last) row is NULL, if
+    /// known yet.
+    pub(super) fn is_null(&self, column: u16) -> Option<bool> {
+        if column >= self.known {
+            return None;
+        }
+        let byte = self.nulls[usize::from(column / 8)];
+        Some(byte & (1 << (column % 8)) != 0)
+    }
+
+    fn set_null(&mut self, column: u16, ret: bool, null: bool) {
+        if ret {
+            return;
+        }
+        if let Some(byte) = self.nulls.get_mut(usize::from(column / 8)) {
+            let bit = 1 << (column % 8);
+            if null {
+                *byte |= bit;
+            } else {
+                *byte &= !bit;
+            }
+        }
+        self.known = self.known.max(column + 1);
+    }
+
+    /// Where the machine is, by name.
+    pub(super) fn public(&self) -> ReaderState {
+        match self.at {
+            At::Idle | At::End => ReaderState::RowEnd,
+            At::Bitmap { have } => ReaderState::NullBitmap { have },
+            At::Value { column, ret } => ReaderState::Value {
+                token: self.site(column, ret).token,
+                column,
+                part: match self.val {
+                    Val::Start => ValuePart::Start,
+                    Val::Prefix { .. } => ValuePart::Length,
+                    Val::Data(data) => ValuePart::Data { left: data.left },
+                    Val::Large(large) => large.public(),
+                },
+            },
+        }
+    }
+
+    /// The token and column being read, for errors.
+    pub(super) fn current_site(&self) -> Site {
+        match self.at {
+            At::Idle | At::End => Site::token(TokenType::Unknown(0)),
+            At::Bitmap { .. } => Site::token(TokenType::NbcRow),
+            At::Value { column, ret, .. } => self.site(column, ret),
+        }
+    }
+
+    fn site(&self, column: u16, ret: bool) -> Site {
+        if ret {
+            Site::token(TokenType::ReturnValue)
+        } else {
+            Site::column(self.kind.token(), column)
+        }
+    }
+
+    /// The type of column `column` (or of the return value), for an event
+    /// or a read at stream offset `at`.
+    pub(super) fn type_info<'a>(
+        &self,
+        meta: &Metadata<'a>,
+        column: u16,
+        ret: bool,
+        at: u64,
+    ) -> Result<TypeInfo<'a>> {
+        let found = if ret {
+            meta.return_value().map(|rv| rv.type_info)
+        } else {
+            meta.columns().get(usize::from(column)).map(|c| c.type_info)
+        };
+        found.ok_or_else(|| error_at(ErrorKind::NoMetadata(self.site(column, ret)), at))
+    }
+
+    /// One step: `Complete(None)`, progress was made, go on.
+    pub(super) fn step<'c>(
         &mut self,
+        cursor: &mut Cursor,
         input: &mut &'c [u8],
         meta: &Metadata<'_>,
         buf: &mut [u8],
+        stream_large: bool,
     ) -> Step<'c> {
-        match self.state {
-            State::Bitmap { have } => {
-                let need = usize::from(self.row.columns).div_ceil(8);
+        match self.at {
+            At::Idle => Ok(Status::Complete(None)),
+            At::End => {
+                self.at = At::Idle;
+                Ok(Status::Complete(Some(Out::RowEnd)))
+            }
+            At::Bitmap { have } => {
+                let need = usize::from(self.columns).div_ceil(8);
                 let from = usize::from(have);
-                let taken = self.cursor.take(input, need - from);
-                self.row.nulls[from..from + taken.len()].copy_from_slice(taken);
+                let taken = cursor.take(input, need - from);
+                self.nulls[from..from + taken.len()].copy_from_slice(taken);
                 let have = from + taken.len();
                 if have < need {
-                    self.state = State::Bitmap { have: have as u16 };
+                    self.at = At::Bitmap { have: have as u16 };
                     return Ok(Status::Partial);
                 }
-                self.row.known = self.row.columns;
-                self.state = match self.row.columns {
-                    0 => State::RowEnd,
-                    _ => State::Value {
+                self.known = self.columns;
+                self.at = match self.columns {
+                    0 => At::End,
+                    _ => At::Value {
                         column: 0,
                         ret: false,
-                        val: Val::Start,
                     },
                 };
                 Ok(Status::Complete(Some(Out::RowStart(RowKind::NbcRow))))
             }
-            State::Value { column, ret, val } => {
-                let ti = self.type_info(meta, column, ret)?;
-                self.step_value(input, buf, column, ret, val, &ti)
+            At::Value { column, ret } => {
+                let ti = self.type_info(meta, column, ret, cursor.pos)?;
+                let mut cx = ValueCx {
+                    cursor,
+                    buf,
+                    ti: &ti,
+                    site: self.site(column, ret),
+                };
+                self.step_value(&mut cx, input, column, ret, stream_large)
             }
-            _ => Ok(Status::Complete(None)),
         }
-    }
-
-    fn set_val(&mut self, column: u16, ret: bool, val: Val) {
-        self.state = State::Value { column, ret, val };
     }
 
     /// The value of `column` is done: on to the next column, the row's end,
     /// or (for a RETURNVALUE) the next token.
     fn column_done(&mut self, column: u16, ret: bool) {
-        self.state = if ret {
-            State::Token
-        } else if column + 1 >= self.row.columns {
-            State::RowEnd
+        self.at = if ret {
+            At::Idle
+        } else if column + 1 >= self.columns {
+            At::End
         } else {
-            State::Value {
+            self.val = Val::Start;
+            At::Value {
                 column: column + 1,
                 ret,
-                val: Val::Start,
             }
         };
     }
 
-    /// A NULL value: marks it, and moves on.
-    fn mark_null(&mut self, column: u16, ret: bool) {
-        if !ret {
-            self.set_null(column, true);
-        }
-        self.column_done(column, ret);
-    }
-
-    /// A NULL value: its event, unless the column is skipped.
+    /// A NULL value: marks it, moves on, and hands out its event unless
+    /// the column is skipped.
     fn null(&mut self, column: u16, ret: bool, skip: bool) -> Option<Out<'static>> {
-        self.mark_null(column, ret);
+        self.set_null(column, ret, true);
+        self.column_done(column, ret);
         (!skip).then_some(Out::Value {
             column,
             ret,
@@ -240,325 +321,137 @@ impl Reader {
         })
     }
 
-    fn check_text(&mut self, piece: &[u8], at: u64, site: Site) -> Result<()> {
-        match &mut self.row.ucs2 {
-            Some(check) => check
-                .feed(piece, at)
-                .map_err(|bad| error_at(ErrorKind::InvalidUcs2(site), bad)),
-            None => Ok(()),
-        }
-    }
-
-    fn finish_text(&mut self, site: Site) -> Result<()> {
-        match self.row.ucs2.take() {
-            Some(mut check) => check
-                .finish()
-                .map_err(|bad| error_at(ErrorKind::InvalidUcs2(site), bad)),
-            None => Ok(()),
-        }
-    }
-
-    /// The caller's buffer cannot hold the value (or was swapped for a
-    /// smaller one while the value was being assembled in it).
-    fn buffer_too_small(&self, site: Site) -> crate::tds::error::Error {
-        error_at(ErrorKind::BufferTooSmall(site), self.row.value_at)
-    }
-
-    fn check_whole(&self, ti: &TypeInfo<'_>, data: &[u8], site: Site) -> Result<()> {
-        check_value(ti, data)
-            .map_err(|i| error_at(ErrorKind::InvalidValue(site), self.row.value_at + i as u64))
-    }
-
-    /// Where a value with data starts going.
-    fn dest(&mut self, ti: &TypeInfo<'_>, skip: bool) -> Dest {
-        self.row.value_at = self.cursor.pos;
-        self.row.ucs2 = (ti.data_type.is_ucs2() && !skip).then(Ucs2Check::default);
-        if skip {
-            Dest::Skip
-        } else if self.large == LargeValues::Stream && ti.is_large() {
-            Dest::Stream
-        } else {
-            Dest::Borrow
-        }
-    }
-
-    /// A value of `len` data bytes begins.
-    fn begin_data(
-        &mut self,
-        column: u16,
-        ret: bool,
-        ti: &TypeInfo<'_>,
-        len: u32,
-        skip: bool,
-    ) -> Option<Out<'static>> {
-        let dest = self.dest(ti, skip);
-        self.set_val(
-            column,
-            ret,
-            Val::Data {
-                left: len,
-                len,
-                dest,
-            },
-        );
-        (dest == Dest::Stream).then_some(Out::ValueStart {
-            column,
-            ret,
-            total: Some(u64::from(len)),
-        })
-    }
-
     fn step_value<'c>(
         &mut self,
+        cx: &mut ValueCx<'_, '_>,
         input: &mut &'c [u8],
-        buf: &mut [u8],
         column: u16,
         ret: bool,
-        val: Val,
-        ti: &TypeInfo<'_>,
+        stream_large: bool,
     ) -> Step<'c> {
-        let site = self.value_site(column, ret);
         let skip = !ret && self.is_skipped(column);
         let done = |out| Ok(Status::Complete(out));
-        match val {
+        let step = match &mut self.val {
             Val::Start => {
-                if !ret && self.row.kind == RowKind::NbcRow && self.is_null(column) == Some(true) {
+                if !ret && self.kind == RowKind::NbcRow && self.is_null(column) == Some(true) {
                     return done(self.null(column, ret, skip));
                 }
-                if let Some(value) = self.whole_value(input, column, ret, ti, site, skip)? {
+                if let Some(value) =
+                    self.whole_value(cx.cursor, input, column, ret, cx.ti, cx.site, skip)?
+                {
                     return done(Some(Out::Value {
                         column,
                         ret,
                         src: value.map(|(data, at)| Src::Input(data, at)),
                     }));
                 }
-                let layout = ti.layout();
+                let layout = cx.ti.layout();
+                let dest = Dest::first(cx.ti, skip, stream_large);
                 let next = match (layout, layout.prefix_width()) {
                     (_, Some(width)) => Val::Prefix { width },
                     (Layout::AlwaysNull, _) => return done(self.null(column, ret, skip)),
                     (Layout::Fixed(n), _) => {
-                        if !ret {
-                            self.set_null(column, false);
-                        }
-                        return done(self.begin_data(column, ret, ti, u32::from(n), skip));
+                        self.set_null(column, ret, false);
+                        Val::Data(Data::new(cx, u32::from(n), dest))
                     }
-                    _ => Val::PlpTotal,
+                    _ => Val::Large(LargeMachine::plp(dest)),
                 };
-                self.set_val(column, ret, next);
-                done(None)
+                self.val = next;
+                return done(None);
             }
-            Val::Prefix { width } => {
+            &mut Val::Prefix { width } => {
                 let width = usize::from(width);
-                if !self.cursor.fill(input, width) {
+                if !cx.cursor.fill(input, width) {
                     return Ok(Status::Partial);
                 }
-                let at = self.cursor.pos - width as u64;
-                let len = self.cursor.scratch_uint(width);
-                let layout = ti.layout();
+                let at = cx.cursor.pos - width as u64;
+                let len = cx.cursor.scratch_uint(width);
+                let layout = cx.ti.layout();
                 if layout.is_null_prefix(len) {
                     return done(self.null(column, ret, skip));
                 }
-                if !ret {
-                    self.set_null(column, false);
-                }
+                self.set_null(column, ret, false);
+                let dest = Dest::first(cx.ti, skip, stream_large);
                 if layout == Layout::Text {
-                    self.set_val(
-                        column,
-                        ret,
-                        Val::TextPtr {
-                            left: len as u16 + 8,
-                        },
-                    );
+                    self.val = Val::Large(LargeMachine::text(len as u8, dest));
                     return done(None);
                 }
-                if !ti.value_len_ok(len) {
-                    let kind = if is_variable(ti.data_type) && len > u64::from(ti.max_len) {
-                        ErrorKind::LengthOverflow(site)
+                if !cx.ti.value_len_ok(len) {
+                    let kind = if is_variable(cx.ti.data_type) && len > u64::from(cx.ti.max_len) {
+                        ErrorKind::LengthOverflow(cx.site)
                     } else {
-                        ErrorKind::InvalidValue(site)
+                        ErrorKind::InvalidValue(cx.site)
                     };
                     return Err(error_at(kind, at));
                 }
-                done(self.begin_data(column, ret, ti, len as u32, skip))
+                let data = Data::new(cx, len as u32, dest);
+                self.val = Val::Data(data);
+                ValueStep::Length {
+                    total: Some(len),
+                    stream: data.streams(),
+                }
             }
-            Val::TextPtr { left } => {
-                let taken = self.cursor.take(input, usize::from(left)).len() as u16;
-                if taken < left {
-                    self.set_val(column, ret, Val::TextPtr { left: left - taken });
-                    return Ok(Status::Partial);
-                }
-                self.set_val(column, ret, Val::TextLen);
-                done(None)
+            Val::Data(data) => data.step(cx, input)?,
+            Val::Large(large) => large.step(cx, input)?,
+        };
+        Ok(match step {
+            ValueStep::Partial => Status::Partial,
+            ValueStep::Field => Status::Complete(None),
+            ValueStep::Null => Status::Complete(self.null(column, ret, skip)),
+            ValueStep::Length { total, stream } => {
+                self.set_null(column, ret, false);
+                Status::Complete(stream.then_some(Out::ValueStart { column, ret, total }))
             }
-            Val::TextLen => {
-                if !self.cursor.fill(input, 4) {
-                    return Ok(Status::Partial);
-                }
-                let len = self.cursor.scratch_uint(4);
-                if len > u64::from(ti.max_len) {
-                    return Err(error_at(
-                        ErrorKind::LengthOverflow(site),
-                        self.cursor.pos - 4,
-                    ));
-                }
-                done(self.begin_data(column, ret, ti, len as u32, skip))
+            ValueStep::Piece(bytes) => Status::Complete(Some(Out::ValueChunk { column, bytes })),
+            ValueStep::End => {
+                self.column_done(column, ret);
+                Status::Complete(Some(Out::ValueEnd { column }))
             }
-            Val::Data { left, len, dest } => {
-                self.step_data(input, buf, column, ret, ti, site, left, len, dest)
-            }
-            Val::PlpTotal => {
-                if !self.cursor.fill(input, 8) {
-                    return Ok(Status::Partial);
-                }
-                let total = self.cursor.scratch_uint(8);
-                if total == u64::MAX {
-                    return done(self.null(column, ret, skip));
-                }
-                if !ret {
-                    self.set_null(column, false);
-                }
-                let total = (total != u64::MAX - 1).then_some(total);
-                let dest = self.dest(ti, skip);
-                self.set_val(
+            ValueStep::Whole(src) => {
+                self.column_done(column, ret);
+                Status::Complete(Some(Out::Value {
                     column,
                     ret,
-                    Val::PlpChunkLen {
-                        got: 0,
-                        total,
-                        dest,
-                    },
-                );
-                done((dest == Dest::Stream).then_some(Out::ValueStart { column, ret, total }))
-            }
-            Val::PlpChunkLen { got, total, dest } => {
-                if dest == Dest::Borrow
-                    && got == 0
-                    && self.cursor.have == 0
-                    && let Some(out) = self.plp_in_one_piece(input, column, ret, ti, site, total)?
-                {
-                    return done(Some(out));
-                }
-                if !self.cursor.fill(input, 4) {
-                    return Ok(Status::Partial);
-                }
-                let at = self.cursor.pos - 4;
-                let len = self.cursor.scratch_uint(4);
-                if len == 0 {
-                    if total.is_some_and(|total| total != got) {
-                        return Err(error_at(ErrorKind::PlpLengthMismatch(site), at));
-                    }
-                    self.finish_text(site)?;
-                    self.column_done(column, ret);
-                    let got = got as usize;
-                    return done(match dest {
-                        Dest::Stream => Some(Out::ValueEnd { column }),
-                        Dest::Skip => None,
-                        Dest::Borrow => Some(Out::Value {
-                            column,
-                            ret,
-                            src: Some(Src::Input(&[], self.cursor.pos)),
-                        }),
-                        Dest::Buf | Dest::Scratch => {
-                            let data = buf.get(..got).ok_or_else(|| self.buffer_too_small(site))?;
-                            self.check_whole(ti, data, site)?;
-                            Some(Out::Value {
-                                column,
-                                ret,
-                                src: Some(Src::Buf(got)),
-                            })
-                        }
-                    });
-                }
-                let sum = got + len;
-                if total.is_some_and(|total| sum > total) {
-                    return Err(error_at(ErrorKind::PlpLengthMismatch(site), at));
-                }
-                let dest = if dest == Dest::Borrow {
-                    Dest::Buf
-                } else {
-                    dest
-                };
-                if dest == Dest::Buf && sum > buf.len() as u64 {
-                    return Err(error_at(ErrorKind::BufferTooSmall(site), at));
-                }
-                self.set_val(
-                    column,
-                    ret,
-                    Val::PlpChunk {
-                        left: len as u32,
-                        got,
-                        total,
-                        dest,
-                    },
-                );
-                done(None)
-            }
-            Val::PlpChunk {
-                left,
-                got,
-                total,
-                dest,
-            } => {
-                if left == 0 {
-                    self.set_val(column, ret, Val::PlpChunkLen { got, total, dest });
-                    return done(None);
-                }
-                if input.is_empty() {
-                    return Ok(Status::Partial);
-                }
-                let at = self.cursor.pos;
-                let piece = self.cursor.take(input, left as usize);
-                self.check_text(piece, at, site)?;
-                let n = piece.len();
-                if dest == Dest::Buf {
-                    let from = got as usize;
-                    let dest = buf
-                        .get_mut(from..from + n)
-                        .ok_or_else(|| self.buffer_too_small(site))?;
-                    dest.copy_from_slice(piece);
-                }
-                self.set_val(
-                    column,
-                    ret,
-                    Val::PlpChunk {
-                        left: left - n as u32,
-                        got: got + n as u64,
-                        total,
-                        dest,
-                    },
-                );
-                done((dest == Dest::Stream).then_some(Out::ValueChunk {
-                    column,
-                    bytes: piece,
+                    src: Some(src),
                 }))
             }
-        }
+            ValueStep::Skipped => {
+                self.column_done(column, ret);
+                Status::Complete(None)
+            }
+        })
     }
 
     /// A row's value that lies whole in `input` (or a NULL), read straight
-    /// into its event without the state machine's dispatch; `None` leaves
-    /// it to [`step_value`](Self::step_value), as [`whole_value`](Self::whole_value) does.
+    /// into its event without the machine's dispatch; `None` leaves it to
+    /// [`step`](Self::step), as [`whole_value`](Self::whole_value) does.
+    /// `call_at` is the stream offset where the caller's chunk began.
     pub(super) fn value_in_chunk<'r, 'c: 'r, 'a: 'r>(
         &mut self,
+        cursor: &mut Cursor,
         input: &mut &'c [u8],
         meta: &Metadata<'a>,
-        column: u16,
-    ) -> Result<Option<(Value<'r>, Option<ValueSource>)>> {
-        let ti = self.type_info(meta, column, false)?;
-        if self.row.kind == RowKind::NbcRow && self.is_null(column) == Some(true) {
+        call_at: u64,
+    ) -> Result<Option<ChunkValue<'r>>> {
+        let (At::Value { column, ret: false }, Val::Start) = (self.at, &self.val) else {
+            return Ok(None);
+        };
+        let ti = self.type_info(meta, column, false, cursor.pos)?;
+        if self.kind == RowKind::NbcRow && self.is_null(column) == Some(true) {
             return Ok(None);
         }
         if self.is_skipped(column) {
             return Ok(None);
         }
-        let site = self.value_site(column, false);
-        let Some(value) = self.whole_value(input, column, false, &ti, site, false)? else {
+        let site = self.site(column, false);
+        let Some(value) = self.whole_value(cursor, input, column, false, &ti, site, false)? else {
             return Ok(None);
         };
         let source = value.map(|(_, at)| ValueSource::Chunk {
-            offset: (at - self.call_at) as usize,
+            offset: (at - call_at) as usize,
         });
         Ok(Some((
+            column,
             Value::checked(ti, value.map(|(data, _)| data)),
             source,
         )))
@@ -570,8 +463,10 @@ impl Reader {
     /// may stream), and a length that is not valid for the type. It checks
     /// the same things, in the same order and at the same offsets, as those
     /// steps.
+    #[allow(clippy::too_many_arguments)]
     fn whole_value<'c>(
         &mut self,
+        cursor: &mut Cursor,
         input: &mut &'c [u8],
         column: u16,
         ret: bool,
@@ -595,208 +490,26 @@ impl Reader {
             }
         };
         if layout.is_null_prefix(len) {
-            self.cursor.take(input, width);
-            self.mark_null(column, ret);
+            cursor.take(input, width);
+            self.set_null(column, ret, true);
+            self.column_done(column, ret);
             return Ok(Some(None));
         }
         if (width > 0 && !ti.value_len_ok(len)) || ((input.len() - width) as u64) < len {
             return Ok(None);
         }
-        self.cursor.take(input, width);
-        if !ret {
-            self.set_null(column, false);
-        }
-        self.row.value_at = self.cursor.pos;
-        let at = self.cursor.pos;
-        let data = self.cursor.take(input, len as usize);
+        cursor.take(input, width);
+        self.set_null(column, ret, false);
+        let at = cursor.pos;
+        let data = cursor.take(input, len as usize);
         if ti.data_type.is_ucs2() {
             Ucs2Str::new(data)
                 .map_err(|bad| error_at(ErrorKind::InvalidUcs2(site), at + bad as u64))?;
         }
-        self.check_whole(ti, data, site)?;
+        check_value(ti, data)
+            .map_err(|i| error_at(ErrorKind::InvalidValue(site), at + i as u64))?;
         self.column_done(column, ret);
         Ok(Some(Some((data, at))))
-    }
-
-    /// A known-length value's data.
-    #[allow(clippy::too_many_arguments)]
-    fn step_data<'c>(
-        &mut self,
-        input: &mut &'c [u8],
-        buf: &mut [u8],
-        column: u16,
-        ret: bool,
-        ti: &TypeInfo<'_>,
-        site: Site,
-        left: u32,
-        len: u32,
-        dest: Dest,
-    ) -> Step<'c> {
-        let total = len as usize;
-        match dest {
-            Dest::Skip => {
-                let taken = self.cursor.take(input, left as usize).len() as u32;
-                if taken < left {
-                    self.set_val(
-                        column,
-                        ret,
-                        Val::Data {
-                            left: left - taken,
-                            len,
-                            dest,
-                        },
-                    );
-                    return Ok(Status::Partial);
-                }
-                self.column_done(column, ret);
-                Ok(Status::Complete(None))
-            }
-            Dest::Stream => {
-                if left == 0 {
-                    self.finish_text(site)?;
-                    self.column_done(column, ret);
-                    return Ok(Status::Complete(Some(Out::ValueEnd { column })));
-                }
-                if input.is_empty() {
-                    return Ok(Status::Partial);
-                }
-                let at = self.cursor.pos;
-                let piece = self.cursor.take(input, left as usize);
-                self.check_text(piece, at, site)?;
-                self.set_val(
-                    column,
-                    ret,
-                    Val::Data {
-                        left: left - piece.len() as u32,
-                        len,
-                        dest,
-                    },
-                );
-                Ok(Status::Complete(Some(Out::ValueChunk {
-                    column,
-                    bytes: piece,
-                })))
-            }
-            Dest::Borrow => {
-                if input.len() >= total {
-                    let at = self.cursor.pos;
-                    let data = self.cursor.take(input, total);
-                    self.check_text(data, at, site)?;
-                    self.finish_text(site)?;
-                    self.check_whole(ti, data, site)?;
-                    self.column_done(column, ret);
-                    return Ok(Status::Complete(Some(Out::Value {
-                        column,
-                        ret,
-                        src: Some(Src::Input(data, at)),
-                    })));
-                }
-                let dest = if total <= SCRATCH_LEN {
-                    Dest::Scratch
-                } else if total <= buf.len() {
-                    Dest::Buf
-                } else {
-                    return Err(error_at(ErrorKind::BufferTooSmall(site), self.row.value_at));
-                };
-                self.set_val(column, ret, Val::Data { left, len, dest });
-                Ok(Status::Complete(None))
-            }
-            Dest::Scratch | Dest::Buf => {
-                let from = total - left as usize;
-                let at = self.cursor.pos;
-                let piece = self.cursor.take(input, left as usize);
-                let to = from + piece.len();
-                match dest {
-                    Dest::Scratch => self.cursor.scratch[from..to].copy_from_slice(piece),
-                    _ => buf
-                        .get_mut(from..to)
-                        .ok_or_else(|| self.buffer_too_small(site))?
-                        .copy_from_slice(piece),
-                }
-                self.check_text(piece, at, site)?;
-                if to < total {
-                    self.set_val(
-                        column,
-                        ret,
-                        Val::Data {
-                            left: (total - to) as u32,
-                            len,
-                            dest,
-                        },
-                    );
-                    return Ok(Status::Partial);
-                }
-                self.finish_text(site)?;
-                let src = match dest {
-                    Dest::Scratch => {
-                        self.check_whole(ti, &self.cursor.scratch[..total], site)?;
-                        Src::Scratch(total)
-                    }
-                    _ => {
-                        let data = buf
-                            .get(..total)
-                            .ok_or_else(|| self.buffer_too_small(site))?;
-                        self.check_whole(ti, data, site)?;
-                        Src::Buf(total)
-                    }
-                };
-                self.column_done(column, ret);
-                Ok(Status::Complete(Some(Out::Value {
-                    column,
-                    ret,
-                    src: Some(src),
-                })))
-            }
-        }
-    }
-
-    /// A PLP value that is one chunk and the terminator, all in this
-    /// chunk: borrowed whole. Checks the same things, in the same order and
-    /// at the same offsets, as reading it piece by piece would.
-    #[allow(clippy::too_many_arguments)]
-    fn plp_in_one_piece<'c>(
-        &mut self,
-        input: &mut &'c [u8],
-        column: u16,
-        ret: bool,
-        ti: &TypeInfo<'_>,
-        site: Site,
-        total: Option<u64>,
-    ) -> Result<Option<Out<'c>>> {
-        let Some(head) = input.first_chunk::<4>() else {
-            return Ok(None);
-        };
-        let len = u32::from_le_bytes(*head) as usize;
-        let end = len.checked_add(8);
-        let terminated = end
-            .and_then(|end| input.get(end - 4..end))
-            .is_some_and(|tail| tail == [0, 0, 0, 0]);
-        if len == 0 || !terminated {
-            return Ok(None);
-        }
-        if total.is_some_and(|total| len as u64 > total) {
-            return Err(error_at(
-                ErrorKind::PlpLengthMismatch(site),
-                self.cursor.pos,
-            ));
-        }
-        self.cursor.take(input, 4);
-        let at = self.cursor.pos;
-        let data = self.cursor.take(input, len);
-        self.check_text(data, at, site)?;
-        let terminator_at = self.cursor.pos;
-        self.cursor.take(input, 4);
-        if total.is_some_and(|total| total != len as u64) {
-            return Err(error_at(ErrorKind::PlpLengthMismatch(site), terminator_at));
-        }
-        self.finish_text(site)?;
-        self.check_whole(ti, data, site)?;
-        self.column_done(column, ret);
-        Ok(Some(Out::Value {
-            column,
-            ret,
-            src: Some(Src::Input(data, at)),
-        }))
     }
 }
 

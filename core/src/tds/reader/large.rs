@@ -1,0 +1,301 @@
+//! The large-value machine: a PLP value [MS-TDS 2.2.5.2.3]
+//! (varchar(max), nvarchar(max), varbinary(max), xml, UDT) or a TEXT,
+//! NTEXT or IMAGE value [MS-TDS 2.2.5.2.2], read field by field and piece
+//! by piece, resumable at any byte: borrowed whole, assembled in the
+//! caller's buffer, handed out in pieces, or passed over.
+
+use super::data::{Checks, Data, Dest, ValueCx, ValueStep};
+use super::{Src, ValuePart};
+use crate::tds::error::{ErrorKind, Result, error_at};
+
+/// Where the read of a large value is.
+#[derive(Copy, Clone, Debug)]
+pub(super) struct LargeMachine {
+    part: Part,
+    dest: Dest,
+}
+
+#[derive(Copy, Clone, Debug)]
+enum Part {
+    /// TEXT's text pointer and timestamp: `left` bytes to pass over.
+    TextPointer { left: u16 },
+    /// TEXT's 4-byte length.
+    TextLength,
+    /// TEXT's data.
+    TextData(Data),
+    /// PLP's 8-byte total length.
+    PlpTotal,
+    /// A PLP chunk's length; `plp.got` data bytes so far.
+    ChunkLength(Plp),
+    /// `left` bytes of a PLP chunk to go.
+    Chunk { left: u32, plp: Plp },
+}
+
+/// A PLP value's progress.
+#[derive(Copy, Clone, Debug)]
+struct Plp {
+    /// Data bytes so far.
+    got: u64,
+    /// The announced total length (`None`: unknown).
+    total: Option<u64>,
+    checks: Checks,
+}
+
+impl LargeMachine {
+    /// A TEXT, NTEXT or IMAGE value whose text pointer length,
+    /// `pointer_len`, was read (and was not 0, NULL).
+    pub(super) fn text(pointer_len: u8, dest: Dest) -> LargeMachine {
+        LargeMachine {
+            part: Part::TextPointer {
+                left: u16::from(pointer_len) + 8,
+            },
+            dest,
+        }
+    }
+
+    /// A PLP value, from its total length.
+    pub(super) fn plp(dest: Dest) -> LargeMachine {
+        LargeMachine {
+            part: Part::PlpTotal,
+            dest,
+        }
+    }
+
+    /// The part being read, by name.
+    pub(super) fn public(&self) -> ValuePart {
+        match self.part {
+            Part::TextPointer { .. } => ValuePart::TextPointer,
+            Part::TextLength => ValuePart::Length,
+            Part::TextData(data) => ValuePart::Data { left: data.left },
+            Part::PlpTotal => ValuePart::PlpTotal,
+            Part::ChunkLength(_) => ValuePart::PlpChunkLength,
+            Part::Chunk { left, .. } => ValuePart::PlpChunk { left },
+        }
+    }
+
+    /// Reads on from the front of `input`.
+    pub(super) fn step<'c>(
+        &mut self,
+        cx: &mut ValueCx<'_, '_>,
+        input: &mut &'c [u8],
+    ) -> Result<ValueStep<'c>> {
+        let site = cx.site;
+        match self.part {
+            Part::TextPointer { left } => {
+                let taken = cx.cursor.take(input, usize::from(left)).len() as u16;
+                if taken < left {
+                    self.part = Part::TextPointer { left: left - taken };
+                    return Ok(ValueStep::Partial);
+                }
+                self.part = Part::TextLength;
+                Ok(ValueStep::Field)
+            }
+            Part::TextLength => {
+                if !cx.cursor.fill(input, 4) {
+                    return Ok(ValueStep::Partial);
+                }
+                let len = cx.cursor.scratch_uint(4);
+                if len > u64::from(cx.ti.max_len) {
+                    return Err(error_at(ErrorKind::LengthOverflow(site), cx.cursor.pos - 4));
+                }
+                let data = Data::new(cx, len as u32, self.dest);
+                self.part = Part::TextData(data);
+                Ok(ValueStep::Length {
+                    total: Some(len),
+                    stream: data.streams(),
+                })
+            }
+            Part::TextData(mut data) => {
+                let step = data.step(cx, input);
+                self.part = Part::TextData(data);
+                step
+            }
+            Part::PlpTotal => {
+                if !cx.cursor.fill(input, 8) {
+                    return Ok(ValueStep::Partial);
+                }
+                let total = cx.cursor.scratch_uint(8);
+                if total == u64::MAX {
+                    return Ok(ValueStep::Null);
+                }
+                let total = (total != u64::MAX - 1).then_some(total);
+                self.part = Part::ChunkLength(Plp {
+                    got: 0,
+                    total,
+                    checks: Checks::begin(cx.ti, cx.cursor.pos, self.dest == Dest::Skip),
+                });
+                Ok(ValueStep::Length {
+                    total,
+                    stream: self.dest == Dest::Stream,
+                })
+            }
+            Part::ChunkLength(plp) => self.chunk_length(cx, input, plp),
+            Part::Chunk { left, mut plp } => {
+                if left == 0 {
+                    self.part = Part::ChunkLength(plp);
+                    return Ok(ValueStep::Field);
+                }
+                if input.is_empty() {
+                    return Ok(ValueStep::Partial);
+                }
+                let at = cx.cursor.pos;
+                let piece = cx.cursor.take(input, left as usize);
+                plp.checks.piece(piece, at, site)?;
+                if self.dest == Dest::Buf {
+                    let from = plp.got as usize;
+                    cx.buf
+                        .get_mut(from..from + piece.len())
+                        .ok_or_else(|| plp.checks.too_small(site))?
+                        .copy_from_slice(piece);
+                }
+                plp.got += piece.len() as u64;
+                self.part = Part::Chunk {
+                    left: left - piece.len() as u32,
+                    plp,
+                };
+                Ok(match self.dest {
+                    Dest::Stream => ValueStep::Piece(piece),
+                    _ => ValueStep::Field,
+                })
+            }
+        }
+    }
+
+    /// A PLP chunk's length, or the terminator (a length of 0).
+    fn chunk_length<'c>(
+        &mut self,
+        cx: &mut ValueCx<'_, '_>,
+        input: &mut &'c [u8],
+        mut plp: Plp,
+    ) -> Result<ValueStep<'c>> {
+        let site = cx.site;
+        if self.dest == Dest::Borrow
+            && plp.got == 0
+            && cx.cursor.have == 0
+            && let Some(src) = in_one_piece(cx, input, &mut plp)?
+        {
+            return Ok(ValueStep::Whole(src));
+        }
+        if cx.cursor.have == 0 && self.dest != Dest::Stream {
+            self.whole_chunks(cx, input, &mut plp)?;
+            self.part = Part::ChunkLength(plp);
+        }
+        if !cx.cursor.fill(input, 4) {
+            return Ok(ValueStep::Partial);
+        }
+        let at = cx.cursor.pos - 4;
+        let len = cx.cursor.scratch_uint(4);
+        if len == 0 {
+            if plp.total.is_some_and(|total| total != plp.got) {
+                return Err(error_at(ErrorKind::PlpLengthMismatch(site), at));
+            }
+            plp.checks.finish(site)?;
+            let got = plp.got as usize;
+            return Ok(match self.dest {
+                Dest::Stream => ValueStep::End,
+                Dest::Skip => ValueStep::Skipped,
+                Dest::Borrow => ValueStep::Whole(Src::Input(&[], cx.cursor.pos)),
+                Dest::Buf | Dest::Scratch => {
+                    let data = cx
+                        .buf
+                        .get(..got)
+                        .ok_or_else(|| plp.checks.too_small(site))?;
+                    plp.checks.whole(cx.ti, data, site)?;
+                    ValueStep::Whole(Src::Buf(got))
+                }
+            });
+        }
+        let sum = plp.got + len;
+        if plp.total.is_some_and(|total| sum > total) {
+            return Err(error_at(ErrorKind::PlpLengthMismatch(site), at));
+        }
+        if self.dest == Dest::Borrow {
+            self.dest = Dest::Buf;
+        }
+        if self.dest == Dest::Buf && sum > cx.buf.len() as u64 {
+            return Err(error_at(ErrorKind::BufferTooSmall(site), at));
+        }
+        self.part = Part::Chunk {
+            left: len as u32,
+            plp,
+        };
+        Ok(ValueStep::Field)
+    }
+}
+
+impl LargeMachine {
+    /// Reads the chunks that lie whole in `input`, length and data, without
+    /// a step each; the terminator and a split chunk are left to the steps.
+    /// Checks the same things, in the same order and at the same offsets,
+    /// as those steps.
+    fn whole_chunks(
+        &mut self,
+        cx: &mut ValueCx<'_, '_>,
+        input: &mut &[u8],
+        plp: &mut Plp,
+    ) -> Result<()> {
+        let site = cx.site;
+        while let Some(head) = input.first_chunk::<4>() {
+            let len = u32::from_le_bytes(*head);
+            if len == 0 || input.len() - 4 < len as usize {
+                break;
+            }
+            let at = cx.cursor.pos;
+            let sum = plp.got + u64::from(len);
+            if plp.total.is_some_and(|total| sum > total) {
+                return Err(error_at(ErrorKind::PlpLengthMismatch(site), at));
+            }
+            if self.dest == Dest::Borrow {
+                self.dest = Dest::Buf;
+            }
+            if self.dest == Dest::Buf && sum > cx.buf.len() as u64 {
+                return Err(error_at(ErrorKind::BufferTooSmall(site), at));
+            }
+            cx.cursor.take(input, 4);
+            let piece = cx.cursor.take(input, len as usize);
+            plp.checks.piece(piece, at + 4, site)?;
+            if self.dest == Dest::Buf {
+                cx.buf[plp.got as usize..sum as usize].copy_from_slice(piece);
+            }
+            plp.got = sum;
+        }
+        Ok(())
+    }
+}
+
+/// A PLP value that is one chunk and the terminator, all in `input`:
+/// borrowed whole. Checks the same things, in the same order and at the
+/// same offsets, as reading it piece by piece would.
+fn in_one_piece<'c>(
+    cx: &mut ValueCx<'_, '_>,
+    input: &mut &'c [u8],
+    plp: &mut Plp,
+) -> Result<Option<Src<'c>>> {
+    let site = cx.site;
+    let Some(head) = input.first_chunk::<4>() else {
+        return Ok(None);
+    };
+    let len = u32::from_le_bytes(*head) as usize;
+    let end = len.checked_add(8);
+    let terminated = end
+        .and_then(|end| input.get(end - 4..end))
+        .is_some_and(|tail| tail == [0, 0, 0, 0]);
+    if len == 0 || !terminated {
+        return Ok(None);
+    }
+    if plp.total.is_some_and(|total| len as u64 > total) {
+        return Err(error_at(ErrorKind::PlpLengthMismatch(site), cx.cursor.pos));
+    }
+    cx.cursor.take(input, 4);
+    let at = cx.cursor.pos;
+    let data = cx.cursor.take(input, len);
+    plp.checks.piece(data, at, site)?;
+    let terminator_at = cx.cursor.pos;
+    cx.cursor.take(input, 4);
+    if plp.total.is_some_and(|total| total != len as u64) {
+        return Err(error_at(ErrorKind::PlpLengthMismatch(site), terminator_at));
+    }
+    plp.checks.finish(site)?;
+    plp.checks.whole(cx.ti, data, site)?;
+    Ok(Some(Src::Input(data, at)))
+}
