@@ -1,8 +1,6 @@
 //! The sans-IO token reader: a state machine fed token-stream bytes in
 //! chunks of any size.
 
-use core::fmt;
-
 use super::colmetadata::ColMetadata;
 use super::done::{Done, DoneKind};
 use super::envchange::EnvChange;
@@ -13,13 +11,11 @@ use super::fedauthinfo::FedAuthInfo;
 use super::loginack::LoginAck;
 use super::order::Order;
 use super::returnstatus::ReturnStatus;
-use super::returnvalue::ReturnValue;
 use super::row::RowKind;
 use super::sessionstate::SessionState;
 use super::sspi::Sspi;
 use super::status::Status;
 use super::token::TokenType;
-use super::type_info::TypeInfo;
 use super::value::Value;
 use super::version::TdsVersion;
 use cursor::Cursor;
@@ -28,12 +24,16 @@ use row::RowMachine;
 
 mod cursor;
 mod data;
+mod event;
 mod large;
 mod meta;
 mod metadata;
 mod row;
+mod state;
 
+pub use event::{Event, Token, ValueSource};
 pub use metadata::{DEFAULT_ARENA_LIMIT, Metadata};
+pub use state::{MetaPart, ReaderState, ValuePart};
 
 /// Bytes of fixed scratch space: enough for any fixed field (a DONE body,
 /// a PLP total, a TYPE_INFO, a text pointer length) and for whole values
@@ -63,211 +63,6 @@ pub enum LargeValues {
     /// [`Event::ValueEnd`]. A 1 GiB varbinary(max) needs no buffer at all.
     /// NULL is still one [`Event::Value`].
     Stream,
-}
-
-/// A token, decoded: everything but the row data, which comes as
-/// [`Event::RowStart`], values and [`Event::RowEnd`].
-#[derive(Copy, Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum Token<'e> {
-    /// COLMETADATA: a result set's columns, now in the caller's
-    /// [`Metadata`].
-    ColMetadata(ColMetadata<'e>),
-    /// DONE, DONEPROC or DONEINPROC.
-    Done(Done),
-    /// ERROR.
-    Error(Message<'e>),
-    /// INFO.
-    Info(Message<'e>),
-    /// ENVCHANGE.
-    EnvChange(EnvChange<'e>),
-    /// LOGINACK. The reader now reads the version it names.
-    LoginAck(LoginAck<'e>),
-    /// RETURNSTATUS.
-    ReturnStatus(ReturnStatus),
-    /// RETURNVALUE's header. Its value follows as one value event (or a
-    /// streamed value) with column 0.
-    ReturnValue(ReturnValue<'e>),
-    /// ORDER.
-    Order(Order<'e>),
-    /// FEATUREEXTACK.
-    FeatureExtAck(FeatureExtAck<'e>),
-    /// SSPI.
-    Sspi(Sspi<'e>),
-    /// FEDAUTHINFO.
-    FedAuthInfo(FedAuthInfo<'e>),
-    /// SESSIONSTATE.
-    SessionState(SessionState<'e>),
-    /// A length-prefixed token that leanwire passes on undecoded
-    /// (TABNAME, COLINFO): its body.
-    Raw {
-        /// Which token.
-        token: TokenType,
-        /// Its body, after the length field.
-        data: &'e [u8],
-    },
-}
-
-impl Token<'_> {
-    /// The token's type: the byte that started it.
-    pub const fn token_type(&self) -> TokenType {
-        match self {
-            Token::ColMetadata(_) => TokenType::ColMetadata,
-            Token::Done(done) => done.kind.token(),
-            Token::Error(_) => TokenType::Error,
-            Token::Info(_) => TokenType::Info,
-            Token::EnvChange(_) => TokenType::EnvChange,
-            Token::LoginAck(_) => TokenType::LoginAck,
-            Token::ReturnStatus(_) => TokenType::ReturnStatus,
-            Token::ReturnValue(_) => TokenType::ReturnValue,
-            Token::Order(_) => TokenType::Order,
-            Token::FeatureExtAck(_) => TokenType::FeatureExtAck,
-            Token::Sspi(_) => TokenType::Sspi,
-            Token::FedAuthInfo(_) => TokenType::FedAuthInfo,
-            Token::SessionState(_) => TokenType::SessionState,
-            Token::Raw { token, .. } => *token,
-        }
-    }
-}
-
-impl fmt::Display for Token<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Token::ColMetadata(meta) => write!(f, "COLMETADATA {meta}"),
-            Token::Done(done) => write!(f, "{done}"),
-            Token::Error(message) => write!(f, "ERROR {message}"),
-            Token::Info(message) => write!(f, "INFO {message}"),
-            Token::EnvChange(change) => write!(f, "ENVCHANGE {change}"),
-            Token::LoginAck(ack) => write!(f, "LOGINACK {ack}"),
-            Token::ReturnStatus(status) => write!(f, "RETURNSTATUS {}", status.0),
-            Token::ReturnValue(rv) => write!(f, "RETURNVALUE {rv}"),
-            Token::Order(order) => write!(f, "ORDER {order}"),
-            Token::FeatureExtAck(ack) => write!(f, "FEATUREEXTACK {ack}"),
-            Token::Sspi(sspi) => {
-                f.write_str("SSPI ")?;
-                super::value::write_hex(f, sspi.data)
-            }
-            Token::FedAuthInfo(info) => {
-                f.write_str("FEDAUTHINFO")?;
-                for option in info.options() {
-                    write!(f, " {}=", option.id)?;
-                    super::value::write_hex(f, option.data)?;
-                }
-                Ok(())
-            }
-            Token::SessionState(state) => write!(
-                f,
-                "SESSIONSTATE seq={} status={} entries={}",
-                state.seq_no,
-                state.status,
-                state.entries().count()
-            ),
-            Token::Raw { token, data } => {
-                write!(f, "{token} ")?;
-                super::value::write_hex(f, data)
-            }
-        }
-    }
-}
-
-/// What the reader read.
-///
-/// Events borrow the chunk being fed, the caller's [`Metadata`] and row
-/// buffer, and the reader's scratch space; drop an event before the next
-/// call to [`Reader::next`].
-#[derive(Copy, Clone, Debug, PartialEq)]
-#[non_exhaustive]
-pub enum Event<'e> {
-    /// A COLMETADATA that brings new columns begins: its count was read,
-    /// and its columns come next, ending in
-    /// [`Token::ColMetadata`]. A COLMETADATA with "no metadata" (count
-    /// 0xFFFF) keeps the last columns and has no start.
-    ///
-    /// From here on the reader reads nothing by the last result set's
-    /// columns: this is where a caller of many result sets resets its
-    /// arena (see [`Metadata`]). The new columns go into whichever
-    /// `Metadata` the next call gets.
-    ColMetadataStart {
-        /// The columns announced.
-        columns: u16,
-    },
-    /// A complete token other than a row.
-    Token(Token<'e>),
-    /// A ROW or NBCROW begins. For NBCROW, [`Reader::is_null`] now answers
-    /// for every column.
-    RowStart(RowKind),
-    /// A complete value: of column `column` of the current row, or of the
-    /// RETURNVALUE just announced (column 0).
-    Value {
-        /// The column (0-based).
-        column: u16,
-        /// The value.
-        value: Value<'e>,
-        /// Where its bytes lie, for a caller that keeps them after the
-        /// event; `None` for NULL.
-        source: Option<ValueSource>,
-    },
-    /// A large value begins, in [`LargeValues::Stream`] mode.
-    ValueStart {
-        /// The column (0-based).
-        column: u16,
-        /// The column's type, to read the pieces by (an nvarchar(max) comes
-        /// as UCS-2 bytes, and a piece may end inside a code unit).
-        type_info: TypeInfo<'e>,
-        /// The announced total length, if the server sent one.
-        total: Option<u64>,
-    },
-    /// A piece of a streamed value, borrowed from the chunk being fed.
-    ValueChunk {
-        /// The column (0-based).
-        column: u16,
-        /// The bytes.
-        bytes: &'e [u8],
-    },
-    /// A streamed value is complete (and its length checked).
-    ValueEnd {
-        /// The column (0-based).
-        column: u16,
-    },
-    /// The row is complete.
-    RowEnd,
-}
-
-/// Where the bytes of an [`Event::Value`] lie: what a caller needs to keep
-/// them once the event, which borrows the reader, is gone.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum ValueSource {
-    /// In the chunk passed to the call that returned the event, `offset`
-    /// bytes from where that chunk began.
-    Chunk {
-        /// The offset of the first byte in the chunk.
-        offset: usize,
-    },
-    /// At the start of the buffer passed to that call.
-    Buffer,
-    /// Inside the reader, at most [`INLINE_VALUE_LEN`] bytes, until the next call.
-    Inline,
-}
-
-impl fmt::Display for Event<'_> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Event::ColMetadataStart { columns } => write!(f, "COLMETADATA start {columns} columns"),
-            Event::Token(token) => write!(f, "{token}"),
-            Event::RowStart(kind) => write!(f, "{kind}"),
-            Event::Value { column, value, .. } => write!(f, "  [{column}] {value}"),
-            Event::ValueStart { column, total, .. } => match total {
-                Some(total) => write!(f, "  [{column}] start {total} bytes"),
-                None => write!(f, "  [{column}] start"),
-            },
-            Event::ValueChunk { column, bytes } => {
-                write!(f, "  [{column}] chunk ")?;
-                super::value::write_hex(f, bytes)
-            }
-            Event::ValueEnd { column } => write!(f, "  [{column}] end"),
-            Event::RowEnd => f.write_str("ROWEND"),
-        }
-    }
 }
 
 /// Where a value's bytes are, while the reader builds its event.
@@ -1047,171 +842,6 @@ pub(super) fn le_uint(bytes: &[u8]) -> u64 {
 
 pub(super) fn shift(e: Error, at: u64) -> Error {
     error_at(e.kind(), at.saturating_add(e.offset() as u64))
-}
-
-/// Where a [`Reader`] is, by name, with the token and column it is inside.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ReaderState {
-    /// Between tokens.
-    TokenStart,
-    /// Reading a token's length field.
-    TokenLength {
-        /// The token.
-        token: TokenType,
-    },
-    /// Collecting a token's body: `have` of `len` bytes.
-    TokenBody {
-        /// The token.
-        token: TokenType,
-        /// Bytes collected.
-        have: u32,
-        /// Bytes in all.
-        len: u32,
-    },
-    /// Walking FEATUREEXTACK's entries.
-    FeatureExtAck,
-    /// Inside COLMETADATA, or a RETURNVALUE's header.
-    Metadata {
-        /// COLMETADATA or RETURNVALUE.
-        token: TokenType,
-        /// The column being described.
-        column: u16,
-        /// The field being read.
-        part: MetaPart,
-    },
-    /// Reading an NBCROW's null bitmap: `have` bytes so far.
-    NullBitmap {
-        /// Bytes read.
-        have: u16,
-    },
-    /// Inside a value.
-    Value {
-        /// ROW, NBCROW or RETURNVALUE.
-        token: TokenType,
-        /// The column.
-        column: u16,
-        /// The part of the value being read.
-        part: ValuePart,
-    },
-    /// A row is complete; [`Event::RowEnd`] comes next.
-    RowEnd,
-    /// An error stopped the reader.
-    Failed,
-}
-
-/// A field of a column description (COLMETADATA) or a RETURNVALUE header.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum MetaPart {
-    /// COLMETADATA's column count.
-    ColumnCount,
-    /// RETURNVALUE's parameter ordinal.
-    ParamOrdinal,
-    /// RETURNVALUE's status byte.
-    ParamStatus,
-    /// UserType.
-    UserType,
-    /// Flags.
-    Flags,
-    /// The TYPE_INFO type byte.
-    TypeId,
-    /// The rest of the fixed TYPE_INFO (lengths, precision, collation).
-    TypeInfo,
-    /// XML's schema-present byte.
-    XmlSchemaPresent,
-    /// A text table name's part count.
-    TableNameParts,
-    /// A name's character count.
-    NameLength,
-    /// A name's characters.
-    Name,
-}
-
-/// A part of a value in a row.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ValuePart {
-    /// Before the value.
-    Start,
-    /// Its length prefix.
-    Length,
-    /// A TEXT/NTEXT/IMAGE text pointer and timestamp.
-    TextPointer,
-    /// Its data: `left` bytes to go.
-    Data {
-        /// Bytes to go.
-        left: u32,
-    },
-    /// A PLP value's total length.
-    PlpTotal,
-    /// A PLP chunk's length.
-    PlpChunkLength,
-    /// A PLP chunk's data: `left` bytes to go in this chunk.
-    PlpChunk {
-        /// Bytes to go in the chunk.
-        left: u32,
-    },
-}
-
-impl fmt::Display for MetaPart {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            MetaPart::ColumnCount => "the column count",
-            MetaPart::ParamOrdinal => "the parameter ordinal",
-            MetaPart::ParamStatus => "the parameter status",
-            MetaPart::UserType => "UserType",
-            MetaPart::Flags => "Flags",
-            MetaPart::TypeId => "the TYPE_INFO type",
-            MetaPart::TypeInfo => "TYPE_INFO",
-            MetaPart::XmlSchemaPresent => "the XML schema flag",
-            MetaPart::TableNameParts => "the table name's part count",
-            MetaPart::NameLength => "a name's length",
-            MetaPart::Name => "a name",
-        })
-    }
-}
-
-impl fmt::Display for ValuePart {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ValuePart::Start => f.write_str("the start"),
-            ValuePart::Length => f.write_str("the length"),
-            ValuePart::TextPointer => f.write_str("the text pointer"),
-            ValuePart::Data { left } => write!(f, "the data ({left} bytes to go)"),
-            ValuePart::PlpTotal => f.write_str("the PLP total length"),
-            ValuePart::PlpChunkLength => f.write_str("a PLP chunk length"),
-            ValuePart::PlpChunk { left } => write!(f, "a PLP chunk ({left} bytes to go)"),
-        }
-    }
-}
-
-impl fmt::Display for ReaderState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ReaderState::TokenStart => f.write_str("at a token boundary"),
-            ReaderState::TokenLength { token } => write!(f, "in {token}, reading its length"),
-            ReaderState::TokenBody { token, have, len } => {
-                write!(f, "in {token}, {have} of {len} body bytes")
-            }
-            ReaderState::FeatureExtAck => f.write_str("in FEATUREEXTACK, walking its entries"),
-            ReaderState::Metadata {
-                token,
-                column,
-                part,
-            } => write!(f, "in {token} column {column}, reading {part}"),
-            ReaderState::NullBitmap { have } => {
-                write!(f, "in NBCROW, {have} bytes of the null bitmap")
-            }
-            ReaderState::Value {
-                token,
-                column,
-                part,
-            } => write!(f, "in {token} column {column}, reading {part}"),
-            ReaderState::RowEnd => f.write_str("at the end of a row"),
-            ReaderState::Failed => f.write_str("stopped by an error"),
-        }
-    }
 }
 
 #[cfg(test)]
