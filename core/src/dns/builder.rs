@@ -70,33 +70,48 @@ impl<'a> Writer<'a> {
         self.len() == 0
     }
 
-    /// Appends `bytes`, or fails with [`ErrorKind::Truncated`] if they do not fit.
-    pub fn put(&mut self, bytes: &[u8]) -> Result<()> {
+    /// Appends `n` bytes for the caller to fill in, or fails with
+    /// [`ErrorKind::Truncated`] if they do not fit.
+    #[inline]
+    fn extend(&mut self, n: usize) -> Result<&mut [u8]> {
         match &mut self.out {
             Out::Slice { buf, len } => {
-                let end = *len + bytes.len();
+                let at = *len;
                 let dest = buf
-                    .get_mut(*len..end)
-                    .ok_or(Error::new(ErrorKind::Truncated, *len))?;
-                dest.copy_from_slice(bytes);
-                *len = end;
+                    .get_mut(at..at + n)
+                    .ok_or(Error::new(ErrorKind::Truncated, at))?;
+                *len = at + n;
+                Ok(dest)
             }
-            Out::Arena(vec) => vec.extend_from_slice(bytes),
+            Out::Arena(vec) => {
+                let at = vec.len();
+                vec.resize(at + n, 0);
+                Ok(&mut vec[at..])
+            }
         }
+    }
+
+    /// Appends `bytes`, or fails with [`ErrorKind::Truncated`] if they do not fit.
+    #[inline]
+    pub fn put(&mut self, bytes: &[u8]) -> Result<()> {
+        self.extend(bytes.len())?.copy_from_slice(bytes);
         Ok(())
     }
 
     /// Appends one octet.
+    #[inline]
     pub fn put_u8(&mut self, value: u8) -> Result<()> {
         self.put(&[value])
     }
 
     /// Appends a big-endian `u16`.
+    #[inline]
     pub fn put_u16(&mut self, value: u16) -> Result<()> {
         self.put(&value.to_be_bytes())
     }
 
     /// Appends a big-endian `u32`.
+    #[inline]
     pub fn put_u32(&mut self, value: u32) -> Result<()> {
         self.put(&value.to_be_bytes())
     }
@@ -136,11 +151,22 @@ impl<'a> Writer<'a> {
             }
             _ => None,
         };
-        let in_full = pointer.map_or(usize::MAX, |(skip, _)| skip);
-        for label in name.labels().take(in_full) {
-            self.remember(self.len());
-            self.put_u8(label.len() as u8)?;
-            self.put(label)?;
+        // The labels before the pointer, copied a run at a time.
+        let mut left = pointer.map_or(usize::MAX, |(skip, _)| skip);
+        let mut runs = name.runs();
+        while left > 0
+            && let Some(run) = runs.next()
+        {
+            let at = self.len();
+            let mut end = 0;
+            while left > 0
+                && let Some(&len) = run.get(end)
+            {
+                self.remember(at + end);
+                end += 1 + usize::from(len);
+                left -= 1;
+            }
+            self.put(&run[..end])?;
         }
         match pointer {
             Some((_, at)) => self.put_u16(0xc000 | at),
@@ -303,10 +329,11 @@ impl<'a> MessageBuilder<'a> {
     /// Appends a question.
     pub fn push_question(&mut self, name: &Name<'_>, qtype: Rtype, qclass: Class) -> Result<()> {
         self.enter(Section::Question)?;
+        let [type_hi, type_lo] = u16::from(qtype).to_be_bytes();
+        let [class_hi, class_lo] = u16::from(qclass).to_be_bytes();
         self.atomically(|w| {
             w.put_name(name, Compress::Yes)?;
-            w.put_u16(qtype.into())?;
-            w.put_u16(qclass.into())
+            w.put(&[type_hi, type_lo, class_hi, class_lo])
         })?;
         self.count(Section::Question)
     }
@@ -361,13 +388,16 @@ impl<'a> MessageBuilder<'a> {
         let ttl = u32::from(params.extended_rcode) << 24
             | u32::from(params.version) << 16
             | u32::from(params.dnssec_ok) << 15;
+        let [opt_hi, opt_lo] = u16::from(Rtype::Opt).to_be_bytes();
+        let [size_hi, size_lo] = params.payload_size.to_be_bytes();
+        let [t0, t1, t2, t3] = ttl.to_be_bytes();
         self.atomically(|w| {
-            w.put(&[0])?;
-            w.put_u16(Rtype::Opt.into())?;
-            w.put_u16(params.payload_size)?;
-            w.put_u32(ttl)?;
-            let length_at = w.len();
-            w.put_u16(0)?;
+            // The root name, TYPE, CLASS, TTL, and an RDLENGTH filled in below.
+            w.put(&[0, opt_hi, opt_lo, size_hi, size_lo, t0, t1, t2, t3, 0, 0])?;
+            if params.options.is_empty() {
+                return Ok(());
+            }
+            let length_at = w.len() - 2;
             for option in params.options {
                 option.emit(w)?;
             }
@@ -380,7 +410,7 @@ impl<'a> MessageBuilder<'a> {
     }
 
     /// Writes the header and returns the message.
-    pub fn finish(self) -> Result<&'a [u8]> {
+    pub fn finish(mut self) -> Result<&'a [u8]> {
         let [qdcount, ancount, nscount, arcount] = self.counts;
         let header = Header {
             qdcount,
@@ -391,9 +421,8 @@ impl<'a> MessageBuilder<'a> {
         };
         let mut bytes = [0u8; HEADER_LEN];
         header.emit(&mut bytes);
-        let mut writer = self.writer;
-        writer.patch(0, &bytes);
-        Ok(match writer.out {
+        self.writer.patch(0, &bytes);
+        Ok(match self.writer.out {
             Out::Slice { buf, len } => &buf[..len],
             Out::Arena(vec) => vec.into_bump_slice(),
         })

@@ -198,6 +198,14 @@ impl<'a> Name<'a> {
         }
     }
 
+    /// The labels as runs of wire bytes, for copying a run at a time.
+    pub(crate) fn runs(&self) -> Runs<'a> {
+        Runs {
+            message: self.message,
+            pos: Some(self.start),
+        }
+    }
+
     /// The length of the name written out in full, in octets (1 for the root).
     pub fn wire_len(&self) -> usize {
         match self.wire_len {
@@ -296,6 +304,46 @@ impl<'a> Iterator for Labels<'a> {
                 .get(self.pos + 1..self.pos + 1 + usize::from(len))?;
             self.pos += 1 + usize::from(len);
             return Some(label);
+        }
+    }
+}
+
+/// The labels of a [`Name`] as they lie in its message: runs of whole
+/// labels, each with its length octets, split where a compression pointer
+/// leads elsewhere; the root is not in any run.
+#[derive(Clone, Debug)]
+pub(crate) struct Runs<'a> {
+    message: &'a [u8],
+    /// Where the next run starts, or a pointer to it; `None` past the root.
+    pos: Option<usize>,
+}
+
+impl<'a> Iterator for Runs<'a> {
+    type Item = &'a [u8];
+
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let mut pos = self.pos?;
+        while let [len, low, ..] = *self.message.get(pos..)?
+            && len & 0xc0 == 0xc0
+        {
+            pos = usize::from(len & 0x3f) << 8 | usize::from(low);
+        }
+        let start = pos;
+        loop {
+            let len = *self.message.get(pos)?;
+            if len & 0xc0 == 0xc0 {
+                self.pos = Some(pos);
+                break;
+            }
+            if len == 0 {
+                self.pos = None;
+                break;
+            }
+            pos += 1 + usize::from(len);
+        }
+        match self.message.get(start..pos)? {
+            [] => None,
+            run => Some(run),
         }
     }
 }
