@@ -72,7 +72,10 @@ impl<'a> Writer<'a> {
 
     /// Appends `n` bytes for the caller to fill in, or fails with
     /// [`ErrorKind::Truncated`] if they do not fit.
-    #[inline]
+    ///
+    /// This and [`put`](Self::put) are inlined natively, where building a
+    /// query is a hot path; the npm package keeps one copy of each, for size.
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     fn extend(&mut self, n: usize) -> Result<&mut [u8]> {
         match &mut self.out {
             Out::Slice { buf, len } => {
@@ -92,26 +95,23 @@ impl<'a> Writer<'a> {
     }
 
     /// Appends `bytes`, or fails with [`ErrorKind::Truncated`] if they do not fit.
-    #[inline]
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     pub fn put(&mut self, bytes: &[u8]) -> Result<()> {
         self.extend(bytes.len())?.copy_from_slice(bytes);
         Ok(())
     }
 
     /// Appends one octet.
-    #[inline]
     pub fn put_u8(&mut self, value: u8) -> Result<()> {
         self.put(&[value])
     }
 
     /// Appends a big-endian `u16`.
-    #[inline]
     pub fn put_u16(&mut self, value: u16) -> Result<()> {
         self.put(&value.to_be_bytes())
     }
 
     /// Appends a big-endian `u32`.
-    #[inline]
     pub fn put_u32(&mut self, value: u32) -> Result<()> {
         self.put(&value.to_be_bytes())
     }

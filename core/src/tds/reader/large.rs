@@ -140,15 +140,7 @@ impl LargeMachine {
                 }
                 let at = cx.cursor.pos;
                 let piece = cx.cursor.take(input, left as usize);
-                plp.checks.piece(piece, at, site)?;
-                if self.dest == Dest::Buf {
-                    let from = plp.got as usize;
-                    cx.buf
-                        .get_mut(from..from + piece.len())
-                        .ok_or_else(|| plp.checks.too_small(site))?
-                        .copy_from_slice(piece);
-                }
-                plp.got += piece.len() as u64;
+                self.piece(cx, &mut plp, piece, at)?;
                 self.part = Part::Chunk {
                     left: left - piece.len() as u32,
                     plp,
@@ -205,16 +197,7 @@ impl LargeMachine {
                 }
             });
         }
-        let sum = plp.got + len;
-        if plp.total.is_some_and(|total| sum > total) {
-            return Err(error_at(ErrorKind::PlpLengthMismatch(site), at));
-        }
-        if self.dest == Dest::Borrow {
-            self.dest = Dest::Buf;
-        }
-        if self.dest == Dest::Buf && sum > cx.buf.len() as u64 {
-            return Err(error_at(ErrorKind::BufferTooSmall(site), at));
-        }
+        self.begin_chunk(cx, &plp, len, at)?;
         self.part = Part::Chunk {
             left: len as u32,
             plp,
@@ -234,31 +217,48 @@ impl LargeMachine {
         input: &mut &[u8],
         plp: &mut Plp,
     ) -> Result<()> {
-        let site = cx.site;
         while let Some(head) = input.first_chunk::<4>() {
-            let len = u32::from_le_bytes(*head);
-            if len == 0 || input.len() - 4 < len as usize {
+            let len = u32::from_le_bytes(*head) as usize;
+            if len == 0 || input.len() - 4 < len {
                 break;
             }
             let at = cx.cursor.pos;
-            let sum = plp.got + u64::from(len);
-            if plp.total.is_some_and(|total| sum > total) {
-                return Err(error_at(ErrorKind::PlpLengthMismatch(site), at));
-            }
-            if self.dest == Dest::Borrow {
-                self.dest = Dest::Buf;
-            }
-            if self.dest == Dest::Buf && sum > cx.buf.len() as u64 {
-                return Err(error_at(ErrorKind::BufferTooSmall(site), at));
-            }
+            self.begin_chunk(cx, plp, len as u64, at)?;
             cx.cursor.take(input, 4);
-            let piece = cx.cursor.take(input, len as usize);
-            plp.checks.piece(piece, at + 4, site)?;
-            if self.dest == Dest::Buf {
-                cx.buf[plp.got as usize..sum as usize].copy_from_slice(piece);
-            }
-            plp.got = sum;
+            let piece = cx.cursor.take(input, len);
+            self.piece(cx, plp, piece, at + 4)?;
         }
+        Ok(())
+    }
+
+    /// A chunk of `len` bytes begins, its length at `at`: checked against
+    /// the announced total and the buffer, which it goes into unless the
+    /// value streams or is passed over.
+    fn begin_chunk(&mut self, cx: &ValueCx<'_, '_>, plp: &Plp, len: u64, at: u64) -> Result<()> {
+        let sum = plp.got + len;
+        if plp.total.is_some_and(|total| sum > total) {
+            return Err(error_at(ErrorKind::PlpLengthMismatch(cx.site), at));
+        }
+        if self.dest == Dest::Borrow {
+            self.dest = Dest::Buf;
+        }
+        if self.dest == Dest::Buf && sum > cx.buf.len() as u64 {
+            return Err(error_at(ErrorKind::BufferTooSmall(cx.site), at));
+        }
+        Ok(())
+    }
+
+    /// `piece` of a chunk, which began at stream offset `at`, arrived.
+    fn piece(&self, cx: &mut ValueCx<'_, '_>, plp: &mut Plp, piece: &[u8], at: u64) -> Result<()> {
+        plp.checks.piece(piece, at, cx.site)?;
+        if self.dest == Dest::Buf {
+            let from = plp.got as usize;
+            cx.buf
+                .get_mut(from..from + piece.len())
+                .ok_or_else(|| plp.checks.too_small(cx.site))?
+                .copy_from_slice(piece);
+        }
+        plp.got += piece.len() as u64;
         Ok(())
     }
 }
