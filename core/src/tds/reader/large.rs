@@ -204,9 +204,7 @@ impl LargeMachine {
         };
         Ok(ValueStep::Field)
     }
-}
 
-impl LargeMachine {
     /// Reads the chunks that lie whole in `input`, length and data, without
     /// a step each; the terminator and a split chunk are left to the steps.
     /// Checks the same things, in the same order and at the same offsets,
