@@ -4,8 +4,11 @@
 //! large-value machine a TEXT, NTEXT or IMAGE value's.
 
 use super::cursor::Cursor;
+use super::metadata::Metadata;
 use super::{SCRATCH_LEN, Src};
 use crate::tds::error::{Error, ErrorKind, Result, Site, error_at};
+use crate::tds::row::RowKind;
+use crate::tds::token::TokenType;
 use crate::tds::type_info::TypeInfo;
 use crate::tds::ucs2::Ucs2Check;
 use crate::tds::value::check_value;
@@ -41,16 +44,71 @@ impl Dest {
 }
 
 /// What a value machine reads with: the reader's cursor, the caller's
-/// buffer, and the value's type and site (for errors).
+/// buffer, and which value it is. The value's type and its site (for
+/// errors) are looked up only when a step needs them: most steps of a value
+/// split across chunks just take bytes.
 pub(super) struct ValueCx<'x, 'a> {
     /// The stream position and scratch space.
     pub(super) cursor: &'x mut Cursor,
     /// The caller's row buffer.
     pub(super) buf: &'x mut [u8],
-    /// The value's type.
-    pub(super) ti: &'x TypeInfo<'a>,
-    /// The token and column, for errors.
-    pub(super) site: Site,
+    /// The columns the value's type is in.
+    pub(super) meta: &'x Metadata<'a>,
+    /// The row's token.
+    pub(super) kind: RowKind,
+    /// The column (0 for a return value).
+    pub(super) column: u16,
+    /// The value is a RETURNVALUE's.
+    pub(super) ret: bool,
+}
+
+impl<'a> ValueCx<'_, 'a> {
+    /// The token and column, for errors. Out of line: only errors need it.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn site(&self) -> Site {
+        value_site(self.kind, self.column, self.ret)
+    }
+
+    /// The value's type. Out of line: it has many callers, and each one
+    /// needs it once per value at most.
+    #[inline(never)]
+    pub(super) fn type_info(&self) -> Result<TypeInfo<'a>> {
+        type_info(
+            self.meta,
+            self.column,
+            self.ret,
+            self.site(),
+            self.cursor.pos,
+        )
+    }
+}
+
+/// Where a value of `column` of a `kind` row, or a return value (`ret`),
+/// is, for errors.
+pub(super) fn value_site(kind: RowKind, column: u16, ret: bool) -> Site {
+    if ret {
+        Site::token(TokenType::ReturnValue)
+    } else {
+        Site::column(kind.token(), column)
+    }
+}
+
+/// The type of column `column` (or of the return value); without one, an
+/// error at `site` and stream offset `at`.
+pub(super) fn type_info<'a>(
+    meta: &Metadata<'a>,
+    column: u16,
+    ret: bool,
+    site: Site,
+    at: u64,
+) -> Result<TypeInfo<'a>> {
+    let found = if ret {
+        meta.return_value().map(|rv| rv.type_info)
+    } else {
+        meta.columns().get(usize::from(column)).map(|c| c.type_info)
+    };
+    found.ok_or_else(|| error_at(ErrorKind::NoMetadata(site), at))
 }
 
 /// The checks a value's data passes: UCS-2 piece by piece as text arrives
@@ -74,35 +132,35 @@ impl Checks {
     }
 
     /// `piece`, whose first byte is at stream offset `at`, arrived.
-    pub(super) fn piece(&mut self, piece: &[u8], at: u64, site: Site) -> Result<()> {
+    pub(super) fn piece(&mut self, cx: &ValueCx<'_, '_>, piece: &[u8], at: u64) -> Result<()> {
         match &mut self.ucs2 {
             Some(check) => check
                 .feed(piece, at)
-                .map_err(|bad| error_at(ErrorKind::InvalidUcs2(site), bad)),
+                .map_err(|bad| error_at(ErrorKind::InvalidUcs2(cx.site()), bad)),
             None => Ok(()),
         }
     }
 
     /// The last piece arrived.
-    pub(super) fn finish(&mut self, site: Site) -> Result<()> {
+    pub(super) fn finish(&mut self, cx: &ValueCx<'_, '_>) -> Result<()> {
         match self.ucs2.take() {
             Some(mut check) => check
                 .finish()
-                .map_err(|bad| error_at(ErrorKind::InvalidUcs2(site), bad)),
+                .map_err(|bad| error_at(ErrorKind::InvalidUcs2(cx.site()), bad)),
             None => Ok(()),
         }
     }
 
     /// The type's own check of the whole value `data`.
-    pub(super) fn whole(&self, ti: &TypeInfo<'_>, data: &[u8], site: Site) -> Result<()> {
-        check_value(ti, data)
-            .map_err(|i| error_at(ErrorKind::InvalidValue(site), self.at + i as u64))
+    pub(super) fn whole(&self, cx: &ValueCx<'_, '_>, data: &[u8]) -> Result<()> {
+        check_value(&cx.type_info()?, data)
+            .map_err(|i| error_at(ErrorKind::InvalidValue(cx.site()), self.at + i as u64))
     }
 
     /// The caller's buffer cannot hold the value (or was swapped for a
     /// smaller one while the value was being assembled in it).
-    pub(super) fn too_small(&self, site: Site) -> Error {
-        error_at(ErrorKind::BufferTooSmall(site), self.at)
+    pub(super) fn too_small(&self, cx: &ValueCx<'_, '_>) -> Error {
+        error_at(ErrorKind::BufferTooSmall(cx.site()), self.at)
     }
 }
 
@@ -139,13 +197,14 @@ pub(super) enum ValueStep<'c> {
 }
 
 impl Data {
-    /// `len` bytes to read into `dest`, beginning at the cursor's offset.
-    pub(super) fn new(cx: &ValueCx<'_, '_>, len: u32, dest: Dest) -> Data {
+    /// `len` bytes of a value of type `ti` to read into `dest`, beginning
+    /// at stream offset `at`.
+    pub(super) fn new(ti: &TypeInfo<'_>, at: u64, len: u32, dest: Dest) -> Data {
         Data {
             left: len,
             len,
             dest,
-            checks: Checks::begin(cx.ti, cx.cursor.pos, dest == Dest::Skip),
+            checks: Checks::begin(ti, at, dest == Dest::Skip),
         }
     }
 
@@ -161,7 +220,6 @@ impl Data {
         input: &mut &'c [u8],
     ) -> Result<ValueStep<'c>> {
         let total = self.len as usize;
-        let site = cx.site;
         match self.dest {
             Dest::Skip => {
                 self.left -= cx.cursor.take(input, self.left as usize).len() as u32;
@@ -172,7 +230,7 @@ impl Data {
             }
             Dest::Stream => {
                 if self.left == 0 {
-                    self.checks.finish(site)?;
+                    self.checks.finish(cx)?;
                     return Ok(ValueStep::End);
                 }
                 if input.is_empty() {
@@ -180,7 +238,7 @@ impl Data {
                 }
                 let at = cx.cursor.pos;
                 let piece = cx.cursor.take(input, self.left as usize);
-                self.checks.piece(piece, at, site)?;
+                self.checks.piece(cx, piece, at)?;
                 self.left -= piece.len() as u32;
                 Ok(ValueStep::Piece(piece))
             }
@@ -188,9 +246,9 @@ impl Data {
                 if input.len() >= total {
                     let at = cx.cursor.pos;
                     let data = cx.cursor.take(input, total);
-                    self.checks.piece(data, at, site)?;
-                    self.checks.finish(site)?;
-                    self.checks.whole(cx.ti, data, site)?;
+                    self.checks.piece(cx, data, at)?;
+                    self.checks.finish(cx)?;
+                    self.checks.whole(cx, data)?;
                     return Ok(ValueStep::Whole(Src::Input(data, at)));
                 }
                 self.dest = if total <= SCRATCH_LEN {
@@ -198,7 +256,7 @@ impl Data {
                 } else if total <= cx.buf.len() {
                     Dest::Buf
                 } else {
-                    return Err(self.checks.too_small(site));
+                    return Err(self.checks.too_small(cx));
                 };
                 Ok(ValueStep::Field)
             }
@@ -209,28 +267,25 @@ impl Data {
                 let to = from + piece.len();
                 match self.dest {
                     Dest::Scratch => cx.cursor.scratch[from..to].copy_from_slice(piece),
-                    _ => cx
-                        .buf
-                        .get_mut(from..to)
-                        .ok_or_else(|| self.checks.too_small(site))?
-                        .copy_from_slice(piece),
+                    _ if to > cx.buf.len() => return Err(self.checks.too_small(cx)),
+                    _ => cx.buf[from..to].copy_from_slice(piece),
                 }
-                self.checks.piece(piece, at, site)?;
+                self.checks.piece(cx, piece, at)?;
                 self.left = (total - to) as u32;
                 if to < total {
                     return Ok(ValueStep::Partial);
                 }
-                self.checks.finish(site)?;
+                self.checks.finish(cx)?;
                 let (data, src) = match self.dest {
                     Dest::Scratch => (&cx.cursor.scratch[..total], Src::Scratch(total)),
                     _ => (
                         cx.buf
                             .get(..total)
-                            .ok_or_else(|| self.checks.too_small(site))?,
+                            .ok_or_else(|| self.checks.too_small(cx))?,
                         Src::Buf(total),
                     ),
                 };
-                self.checks.whole(cx.ti, data, site)?;
+                self.checks.whole(cx, data)?;
                 Ok(ValueStep::Whole(src))
             }
         }

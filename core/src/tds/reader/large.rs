@@ -79,9 +79,8 @@ impl LargeMachine {
         cx: &mut ValueCx<'_, '_>,
         input: &mut &'c [u8],
     ) -> Result<ValueStep<'c>> {
-        let site = cx.site;
-        match self.part {
-            Part::TextPointer { left } => {
+        match &mut self.part {
+            &mut Part::TextPointer { left } => {
                 let taken = cx.cursor.take(input, usize::from(left)).len() as u16;
                 if taken < left {
                     self.part = Part::TextPointer { left: left - taken };
@@ -95,21 +94,19 @@ impl LargeMachine {
                     return Ok(ValueStep::Partial);
                 }
                 let len = cx.cursor.scratch_uint(4);
-                if len > u64::from(cx.ti.max_len) {
-                    return Err(error_at(ErrorKind::LengthOverflow(site), cx.cursor.pos - 4));
+                let ti = cx.type_info()?;
+                if len > u64::from(ti.max_len) {
+                    let at = cx.cursor.pos - 4;
+                    return Err(error_at(ErrorKind::LengthOverflow(cx.site()), at));
                 }
-                let data = Data::new(cx, len as u32, self.dest);
+                let data = Data::new(&ti, cx.cursor.pos, len as u32, self.dest);
                 self.part = Part::TextData(data);
                 Ok(ValueStep::Length {
                     total: Some(len),
                     stream: data.streams(),
                 })
             }
-            Part::TextData(mut data) => {
-                let step = data.step(cx, input);
-                self.part = Part::TextData(data);
-                step
-            }
+            Part::TextData(data) => data.step(cx, input),
             Part::PlpTotal => {
                 if !cx.cursor.fill(input, 8) {
                     return Ok(ValueStep::Partial);
@@ -122,29 +119,26 @@ impl LargeMachine {
                 self.part = Part::ChunkLength(Plp {
                     got: 0,
                     total,
-                    checks: Checks::begin(cx.ti, cx.cursor.pos, self.dest == Dest::Skip),
+                    checks: Checks::begin(&cx.type_info()?, cx.cursor.pos, self.dest == Dest::Skip),
                 });
                 Ok(ValueStep::Length {
                     total,
                     stream: self.dest == Dest::Stream,
                 })
             }
-            Part::ChunkLength(plp) => self.chunk_length(cx, input, plp),
-            Part::Chunk { left, mut plp } => {
-                if left == 0 {
-                    self.part = Part::ChunkLength(plp);
+            &mut Part::ChunkLength(plp) => self.chunk_length(cx, input, plp),
+            Part::Chunk { left, plp } => {
+                if *left == 0 {
+                    self.part = Part::ChunkLength(*plp);
                     return Ok(ValueStep::Field);
                 }
                 if input.is_empty() {
                     return Ok(ValueStep::Partial);
                 }
                 let at = cx.cursor.pos;
-                let piece = cx.cursor.take(input, left as usize);
-                self.piece(cx, &mut plp, piece, at)?;
-                self.part = Part::Chunk {
-                    left: left - piece.len() as u32,
-                    plp,
-                };
+                let piece = cx.cursor.take(input, *left as usize);
+                take_piece(self.dest, cx, plp, piece, at)?;
+                *left -= piece.len() as u32;
                 Ok(match self.dest {
                     Dest::Stream => ValueStep::Piece(piece),
                     _ => ValueStep::Field,
@@ -160,7 +154,6 @@ impl LargeMachine {
         input: &mut &'c [u8],
         mut plp: Plp,
     ) -> Result<ValueStep<'c>> {
-        let site = cx.site;
         if self.dest == Dest::Borrow
             && plp.got == 0
             && cx.cursor.have == 0
@@ -179,20 +172,17 @@ impl LargeMachine {
         let len = cx.cursor.scratch_uint(4);
         if len == 0 {
             if plp.total.is_some_and(|total| total != plp.got) {
-                return Err(error_at(ErrorKind::PlpLengthMismatch(site), at));
+                return Err(error_at(ErrorKind::PlpLengthMismatch(cx.site()), at));
             }
-            plp.checks.finish(site)?;
+            plp.checks.finish(cx)?;
             let got = plp.got as usize;
             return Ok(match self.dest {
                 Dest::Stream => ValueStep::End,
                 Dest::Skip => ValueStep::Skipped,
                 Dest::Borrow => ValueStep::Whole(Src::Input(&[], cx.cursor.pos)),
                 Dest::Buf | Dest::Scratch => {
-                    let data = cx
-                        .buf
-                        .get(..got)
-                        .ok_or_else(|| plp.checks.too_small(site))?;
-                    plp.checks.whole(cx.ti, data, site)?;
+                    let data = cx.buf.get(..got).ok_or_else(|| plp.checks.too_small(cx))?;
+                    plp.checks.whole(cx, data)?;
                     ValueStep::Whole(Src::Buf(got))
                 }
             });
@@ -224,7 +214,7 @@ impl LargeMachine {
             self.begin_chunk(cx, plp, len as u64, at)?;
             cx.cursor.take(input, 4);
             let piece = cx.cursor.take(input, len);
-            self.piece(cx, plp, piece, at + 4)?;
+            take_piece(self.dest, cx, plp, piece, at + 4)?;
         }
         Ok(())
     }
@@ -235,30 +225,37 @@ impl LargeMachine {
     fn begin_chunk(&mut self, cx: &ValueCx<'_, '_>, plp: &Plp, len: u64, at: u64) -> Result<()> {
         let sum = plp.got + len;
         if plp.total.is_some_and(|total| sum > total) {
-            return Err(error_at(ErrorKind::PlpLengthMismatch(cx.site), at));
+            return Err(error_at(ErrorKind::PlpLengthMismatch(cx.site()), at));
         }
         if self.dest == Dest::Borrow {
             self.dest = Dest::Buf;
         }
         if self.dest == Dest::Buf && sum > cx.buf.len() as u64 {
-            return Err(error_at(ErrorKind::BufferTooSmall(cx.site), at));
+            return Err(error_at(ErrorKind::BufferTooSmall(cx.site()), at));
         }
         Ok(())
     }
+}
 
-    /// `piece` of a chunk, which began at stream offset `at`, arrived.
-    fn piece(&self, cx: &mut ValueCx<'_, '_>, plp: &mut Plp, piece: &[u8], at: u64) -> Result<()> {
-        plp.checks.piece(piece, at, cx.site)?;
-        if self.dest == Dest::Buf {
-            let from = plp.got as usize;
-            cx.buf
-                .get_mut(from..from + piece.len())
-                .ok_or_else(|| plp.checks.too_small(cx.site))?
-                .copy_from_slice(piece);
+/// `piece` of a chunk, which began at stream offset `at`, arrived: checked,
+/// and copied into the buffer if the value goes there (`dest`).
+fn take_piece(
+    dest: Dest,
+    cx: &mut ValueCx<'_, '_>,
+    plp: &mut Plp,
+    piece: &[u8],
+    at: u64,
+) -> Result<()> {
+    plp.checks.piece(cx, piece, at)?;
+    if dest == Dest::Buf {
+        let (from, to) = (plp.got as usize, plp.got as usize + piece.len());
+        if to > cx.buf.len() {
+            return Err(plp.checks.too_small(cx));
         }
-        plp.got += piece.len() as u64;
-        Ok(())
+        cx.buf[from..to].copy_from_slice(piece);
     }
+    plp.got += piece.len() as u64;
+    Ok(())
 }
 
 /// A PLP value that is one chunk and the terminator, all in `input`:
@@ -269,7 +266,6 @@ fn in_one_piece<'c>(
     input: &mut &'c [u8],
     plp: &mut Plp,
 ) -> Result<Option<Src<'c>>> {
-    let site = cx.site;
     let Some(head) = input.first_chunk::<4>() else {
         return Ok(None);
     };
@@ -282,18 +278,24 @@ fn in_one_piece<'c>(
         return Ok(None);
     }
     if plp.total.is_some_and(|total| len as u64 > total) {
-        return Err(error_at(ErrorKind::PlpLengthMismatch(site), cx.cursor.pos));
+        return Err(error_at(
+            ErrorKind::PlpLengthMismatch(cx.site()),
+            cx.cursor.pos,
+        ));
     }
     cx.cursor.take(input, 4);
     let at = cx.cursor.pos;
     let data = cx.cursor.take(input, len);
-    plp.checks.piece(data, at, site)?;
+    plp.checks.piece(cx, data, at)?;
     let terminator_at = cx.cursor.pos;
     cx.cursor.take(input, 4);
     if plp.total.is_some_and(|total| total != len as u64) {
-        return Err(error_at(ErrorKind::PlpLengthMismatch(site), terminator_at));
+        return Err(error_at(
+            ErrorKind::PlpLengthMismatch(cx.site()),
+            terminator_at,
+        ));
     }
-    plp.checks.finish(site)?;
-    plp.checks.whole(cx.ti, data, site)?;
+    plp.checks.finish(cx)?;
+    plp.checks.whole(cx, data)?;
     Ok(Some(Src::Input(data, at)))
 }

@@ -3,7 +3,7 @@
 //! the same way. Large values go to the large-value machine.
 
 use super::cursor::Cursor;
-use super::data::{Data, Dest, ValueCx, ValueStep};
+use super::data::{Data, Dest, ValueCx, ValueStep, type_info, value_site};
 use super::large::LargeMachine;
 use super::metadata::Metadata;
 use super::{MAX_COLUMNS, Out, ReaderState, Src, ValuePart, ValueSource, le_uint};
@@ -221,11 +221,7 @@ impl RowMachine {
     }
 
     fn site(&self, column: u16, ret: bool) -> Site {
-        if ret {
-            Site::token(TokenType::ReturnValue)
-        } else {
-            Site::column(self.kind.token(), column)
-        }
+        value_site(self.kind, column, ret)
     }
 
     /// The type of column `column` (or of the return value), for an event
@@ -237,12 +233,7 @@ impl RowMachine {
         ret: bool,
         at: u64,
     ) -> Result<TypeInfo<'a>> {
-        let found = if ret {
-            meta.return_value().map(|rv| rv.type_info)
-        } else {
-            meta.columns().get(usize::from(column)).map(|c| c.type_info)
-        };
-        found.ok_or_else(|| error_at(ErrorKind::NoMetadata(self.site(column, ret)), at))
+        type_info(meta, column, ret, self.site(column, ret), at)
     }
 
     /// One step: `Complete(None)`, progress was made, go on.
@@ -281,14 +272,15 @@ impl RowMachine {
                 Ok(Status::Complete(Some(Out::RowStart(RowKind::NbcRow))))
             }
             At::Value { column, ret } => {
-                let ti = self.type_info(meta, column, ret, cursor.pos)?;
                 let mut cx = ValueCx {
                     cursor,
                     buf,
-                    ti: &ti,
-                    site: self.site(column, ret),
+                    meta,
+                    kind: self.kind,
+                    column,
+                    ret,
                 };
-                self.step_value(&mut cx, input, column, ret, stream_large)
+                self.step_value(&mut cx, input, stream_large)
             }
         }
     }
@@ -325,10 +317,9 @@ impl RowMachine {
         &mut self,
         cx: &mut ValueCx<'_, '_>,
         input: &mut &'c [u8],
-        column: u16,
-        ret: bool,
         stream_large: bool,
     ) -> Step<'c> {
+        let (column, ret) = (cx.column, cx.ret);
         let skip = !ret && self.is_skipped(column);
         let done = |out| Ok(Status::Complete(out));
         let step = match &mut self.val {
@@ -336,23 +327,22 @@ impl RowMachine {
                 if !ret && self.kind == RowKind::NbcRow && self.is_null(column) == Some(true) {
                     return done(self.null(column, ret, skip));
                 }
-                if let Some(value) =
-                    self.whole_value(cx.cursor, input, column, ret, cx.ti, cx.site, skip)?
-                {
+                let ti = cx.type_info()?;
+                if let Some(value) = self.whole_value(cx.cursor, input, column, ret, &ti, skip)? {
                     return done(Some(Out::Value {
                         column,
                         ret,
                         src: value.map(|(data, at)| Src::Input(data, at)),
                     }));
                 }
-                let layout = cx.ti.layout();
-                let dest = Dest::first(cx.ti, skip, stream_large);
+                let layout = ti.layout();
+                let dest = Dest::first(&ti, skip, stream_large);
                 let next = match (layout, layout.prefix_width()) {
                     (_, Some(width)) => Val::Prefix { width },
                     (Layout::AlwaysNull, _) => return done(self.null(column, ret, skip)),
                     (Layout::Fixed(n), _) => {
                         self.set_null(column, ret, false);
-                        Val::Data(Data::new(cx, u32::from(n), dest))
+                        Val::Data(Data::new(&ti, cx.cursor.pos, u32::from(n), dest))
                     }
                     _ => Val::Large(LargeMachine::plp(dest)),
                 };
@@ -366,25 +356,26 @@ impl RowMachine {
                 }
                 let at = cx.cursor.pos - width as u64;
                 let len = cx.cursor.scratch_uint(width);
-                let layout = cx.ti.layout();
+                let ti = cx.type_info()?;
+                let layout = ti.layout();
                 if layout.is_null_prefix(len) {
                     return done(self.null(column, ret, skip));
                 }
                 self.set_null(column, ret, false);
-                let dest = Dest::first(cx.ti, skip, stream_large);
+                let dest = Dest::first(&ti, skip, stream_large);
                 if layout == Layout::Text {
                     self.val = Val::Large(LargeMachine::text(len as u8, dest));
                     return done(None);
                 }
-                if !cx.ti.value_len_ok(len) {
-                    let kind = if is_variable(cx.ti.data_type) && len > u64::from(cx.ti.max_len) {
-                        ErrorKind::LengthOverflow(cx.site)
+                if !ti.value_len_ok(len) {
+                    let kind = if is_variable(ti.data_type) && len > u64::from(ti.max_len) {
+                        ErrorKind::LengthOverflow(cx.site())
                     } else {
-                        ErrorKind::InvalidValue(cx.site)
+                        ErrorKind::InvalidValue(cx.site())
                     };
                     return Err(error_at(kind, at));
                 }
-                let data = Data::new(cx, len as u32, dest);
+                let data = Data::new(&ti, cx.cursor.pos, len as u32, dest);
                 self.val = Val::Data(data);
                 ValueStep::Length {
                     total: Some(len),
@@ -394,6 +385,9 @@ impl RowMachine {
             Val::Data(data) => data.step(cx, input)?,
             Val::Large(large) => large.step(cx, input)?,
         };
+        if let ValueStep::Partial = step {
+            return Ok(Status::Partial);
+        }
         Ok(match step {
             ValueStep::Partial => Status::Partial,
             ValueStep::Field => Status::Complete(None),
@@ -443,8 +437,7 @@ impl RowMachine {
         if self.is_skipped(column) {
             return Ok(None);
         }
-        let site = self.site(column, false);
-        let Some(value) = self.whole_value(cursor, input, column, false, &ti, site, false)? else {
+        let Some(value) = self.whole_value(cursor, input, column, false, &ti, false)? else {
             return Ok(None);
         };
         let source = value.map(|(_, at)| ValueSource::Chunk {
@@ -471,7 +464,6 @@ impl RowMachine {
         column: u16,
         ret: bool,
         ti: &TypeInfo<'_>,
-        site: Site,
         skip: bool,
     ) -> Result<Option<WholeValue<'c>>> {
         if skip {
@@ -503,11 +495,19 @@ impl RowMachine {
         let at = cursor.pos;
         let data = cursor.take(input, len as usize);
         if ti.data_type.is_ucs2() {
-            Ucs2Str::new(data)
-                .map_err(|bad| error_at(ErrorKind::InvalidUcs2(site), at + bad as u64))?;
+            Ucs2Str::new(data).map_err(|bad| {
+                error_at(
+                    ErrorKind::InvalidUcs2(self.site(column, ret)),
+                    at + bad as u64,
+                )
+            })?;
         }
-        check_value(ti, data)
-            .map_err(|i| error_at(ErrorKind::InvalidValue(site), at + i as u64))?;
+        check_value(ti, data).map_err(|i| {
+            error_at(
+                ErrorKind::InvalidValue(self.site(column, ret)),
+                at + i as u64,
+            )
+        })?;
         self.column_done(column, ret);
         Ok(Some(Some((data, at))))
     }
