@@ -613,6 +613,16 @@ mod tests {
     }
 
     #[test]
+    fn runs_split_where_a_pointer_leads_elsewhere() {
+        // `example.com` at 0, then `www` and a pointer to it at 13.
+        let message = b"\x07example\x03com\x00\x03www\xc0\x00";
+        let (name, _) = Name::parse(message, 13).unwrap();
+        let runs: std::vec::Vec<&[u8]> = name.runs().collect();
+        assert_eq!(runs, [&b"\x03www"[..], &b"\x07example\x03com"[..]]);
+        assert_eq!(Name::root().runs().count(), 0);
+    }
+
+    #[test]
     fn pointer_to_itself() {
         assert_eq!(
             parse(&[0xc0, 0x00], 0).unwrap_err(),
