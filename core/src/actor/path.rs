@@ -193,44 +193,48 @@ impl<'a> Iterator for Elements<'a> {
     type Item = &'a str;
 
     fn next(&mut self) -> Option<&'a str> {
-        self.take_parent(End::Front).or_else(|| self.leaf.take())
+        self.take_first_parent().or_else(|| self.leaf.take())
     }
 }
 
 impl DoubleEndedIterator for Elements<'_> {
     fn next_back(&mut self) -> Option<Self::Item> {
-        self.leaf.take().or_else(|| self.take_parent(End::Back))
+        self.leaf.take().or_else(|| self.take_last_parent())
     }
 }
 
-/// Which end of the parents [`Elements::take_parent`] takes from.
-#[derive(Copy, Clone)]
-enum End {
-    Front,
-    Back,
-}
-
 impl<'a> Elements<'a> {
-    /// Takes the first (or last) non-empty `/`-separated segment of the
-    /// parents, dropping the empty ones on the way.
-    fn take_parent(&mut self, end: End) -> Option<&'a str> {
-        while !self.parents.is_empty() {
-            let parents = self.parents;
-            let slash = match end {
-                End::Front => find(parents, b'/'),
-                End::Back => rfind(parents, b'/'),
-            };
-            let (segment, rest) = match (end, slash) {
-                (_, None) => (parents, ""),
-                (End::Front, Some(slash)) => (&parents[..slash], &parents[slash + 1..]),
-                (End::Back, Some(slash)) => (&parents[slash + 1..], &parents[..slash]),
-            };
-            self.parents = rest;
-            if !segment.is_empty() {
-                return Some(segment);
-            }
-        }
-        None
+    /// Takes the first non-empty `/`-separated segment of the parents.
+    #[inline]
+    fn take_first_parent(&mut self) -> Option<&'a str> {
+        let bytes = self.parents.as_bytes();
+        let Some(start) = bytes.iter().position(|&b| b != b'/') else {
+            self.parents = "";
+            return None;
+        };
+        let len = bytes[start..]
+            .iter()
+            .position(|&b| b == b'/')
+            .unwrap_or(bytes.len() - start);
+        let (segment, rest) = self.parents[start..].split_at(len);
+        self.parents = rest;
+        Some(segment)
+    }
+
+    /// Takes the last non-empty `/`-separated segment of the parents.
+    fn take_last_parent(&mut self) -> Option<&'a str> {
+        let bytes = self.parents.as_bytes();
+        let Some(last) = bytes.iter().rposition(|&b| b != b'/') else {
+            self.parents = "";
+            return None;
+        };
+        let start = bytes[..last]
+            .iter()
+            .rposition(|&b| b == b'/')
+            .map_or(0, |slash| slash + 1);
+        let (rest, segment) = self.parents[..=last].split_at(start);
+        self.parents = rest;
+        Some(segment)
     }
 }
 
@@ -293,6 +297,33 @@ mod tests {
     #[test]
     fn empty_segments_are_skipped() {
         assert!(dotnet("akka://s//a///b/").elements().eq(["a", "b"]));
+    }
+
+    #[test]
+    fn elements_from_either_end_are_the_non_empty_segments() {
+        for path in [
+            "",
+            "/",
+            "//",
+            "/a",
+            "a",
+            "/ü/",
+            "//ü//é/x",
+            "/a//bc///d/",
+            "/é",
+            "ü/",
+        ] {
+            let expected: std::vec::Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+            let elements = Elements {
+                parents: path,
+                leaf: None,
+            };
+            assert!(elements.clone().eq(expected.iter().copied()), "{path:?}");
+            assert!(
+                elements.rev().eq(expected.iter().rev().copied()),
+                "{path:?}"
+            );
+        }
     }
 
     #[test]
