@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 
 use leanwire_core::tds::LargeValues;
 use proptest::prelude::*;
-use support::tds_cases::{Run, Stream, all_streams, group, read};
+use support::tds_cases::{Rows, Run, Stream, all_streams, group, read, read_rows};
 
 const BUF: usize = 1 << 16;
 
@@ -67,6 +67,31 @@ fn every_split_point_for_every_vector() {
             assert_eq!(got, want, "{} split at {cut}", stream.name);
         }
     }
+}
+
+#[test]
+fn whole_rows_read_as_the_events_do() {
+    let mut whole_rows = 0;
+    for large in [LargeValues::Assemble, LargeValues::Stream] {
+        for stream in streams() {
+            let len = stream.bytes.len();
+            let step = (len / 100).max(1);
+            let mut chunkings: Vec<Vec<usize>> = vec![vec![], vec![1], vec![4096]];
+            chunkings.extend((1..len).step_by(step).map(|cut| vec![cut, len]));
+            for chunks in &chunkings {
+                let want = read(stream, chunks, large, BUF);
+                let got = read_rows(stream, chunks, large, BUF, Rows::Whole);
+                assert!(
+                    same(&got, &want, large),
+                    "{} ({large:?}, chunks {chunks:?}): {got:?}\nvs {want:?}",
+                    stream.name
+                );
+            }
+            let rows = |run: &Run| run.events.iter().filter(|e| e["event"] == "row").count();
+            whole_rows += rows(&read_rows(stream, &[], large, BUF, Rows::Whole));
+        }
+    }
+    assert!(whole_rows > 100, "{whole_rows} rows");
 }
 
 #[test]

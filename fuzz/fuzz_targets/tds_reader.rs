@@ -1,16 +1,26 @@
 //! The TDS token reader: fed in random-sized chunks (sizes drawn from the
 //! input's first bytes), it must read exactly what it reads when fed the
-//! whole input at once, in both large-value modes. No panic, errors point
-//! inside the input, and every value prints.
+//! whole input at once, in both large-value modes, and taking whole rows
+//! through `Reader::whole_row` must read the same as taking every row event
+//! by event. No panic, errors point inside the input, and every value prints.
 #![no_main]
 
 use leanwire_core::bumpalo::Bump;
-use leanwire_core::tds::{Event, LargeValues, Metadata, Reader, Status, TdsVersion};
+use leanwire_core::tds::{
+    Event, LargeValues, Metadata, Reader, Status, TdsVersion, ValueSource,
+};
 use libfuzzer_sys::fuzz_target;
 
 /// What a run read: one line per event (streamed pieces joined), then the
-/// error or the end state.
-fn run(bytes: &[u8], sizes: &[usize], large: LargeValues, version: TdsVersion) -> Vec<String> {
+/// error or the end state. With `whole_rows`, the rows `Reader::whole_row`
+/// reads are written down as the events `next` would have given.
+fn run(
+    bytes: &[u8],
+    sizes: &[usize],
+    large: LargeValues,
+    version: TdsVersion,
+    whole_rows: bool,
+) -> Vec<String> {
     let bump = Bump::new();
     bump.set_allocation_limit(Some(1 << 24));
     let mut meta = Metadata::new(&bump);
@@ -29,6 +39,19 @@ fn run(bytes: &[u8], sizes: &[usize], large: LargeValues, version: TdsVersion) -
         let (mut chunk, tail) = rest.split_at(n);
         rest = tail;
         loop {
+            if whole_rows && let Some(row) = reader.whole_row(&mut chunk, &meta, &mut buf) {
+                assert!(streaming.is_none(), "a row inside a streamed value");
+                let start = Event::RowStart(row.kind());
+                out.push(format!("{start} / {start:?}"));
+                for (column, value) in row.values().enumerate() {
+                    let column = column as u16;
+                    let source = value.bytes().map(|_| ValueSource::Buffer);
+                    let event = Event::Value { column, value, source };
+                    out.push(format!("{event} / {column} {value:?}"));
+                }
+                out.push(format!("{} / {:?}", Event::RowEnd, Event::RowEnd));
+                continue;
+            }
             match reader.next(&mut chunk, &mut meta, &mut buf) {
                 Ok(Status::Complete(event)) => match event {
                     Event::ValueStart { .. } => {
@@ -99,9 +122,17 @@ fuzz_target!(|data: &[u8]| {
     let count = usize::from(control >> 3).min(rest.len());
     let (sizes, bytes) = rest.split_at(count);
     let sizes: Vec<usize> = sizes.iter().map(|&s| usize::from(s % 64) + 1).collect();
-    let whole = run(bytes, &[bytes.len()], large, version);
-    let chunked = run(bytes, &sizes, large, version);
+    let whole = run(bytes, &[bytes.len()], large, version, false);
+    let chunked = run(bytes, &sizes, large, version, false);
     assert_eq!(whole, chunked, "sizes {sizes:?}");
-    let bytewise = run(bytes, &[1], large, version);
+    let bytewise = run(bytes, &[1], large, version, false);
     assert_eq!(whole, bytewise);
+    // Streamed, a large value comes in pieces by events but whole in a row
+    // read at once: only assembled values read the same both ways.
+    if large == LargeValues::Assemble {
+        for sizes in [&[bytes.len()][..], &sizes] {
+            let rows = run(bytes, sizes, large, version, true);
+            assert_eq!(whole, rows, "whole rows, sizes {sizes:?}");
+        }
+    }
 });

@@ -168,10 +168,18 @@ impl Decoder {
         for mut input in stream.chunks(chunk) {
             while let Status::Complete(payload) = deframer.next(&mut input).expect("packets") {
                 let mut bytes = payload.bytes;
-                while let Status::Complete(event) = reader
-                    .next(&mut bytes, &mut meta, &mut self.buf)
-                    .expect("a token stream leanwire reads")
-                {
+                loop {
+                    if let Some(row) = reader.whole_row(&mut bytes, &meta, &mut self.buf) {
+                        row.values().for_each(|value| seen.value(value.get()));
+                        seen.rows += 1;
+                        continue;
+                    }
+                    let Status::Complete(event) = reader
+                        .next(&mut bytes, &mut meta, &mut self.buf)
+                        .expect("a token stream leanwire reads")
+                    else {
+                        break;
+                    };
                     match event {
                         Event::Value { value, .. } => seen.value(value.get()),
                         Event::ValueStart { .. } => large = (0, None),

@@ -355,6 +355,27 @@ pub fn event_json(event: &Event<'_>) -> Json {
 /// `chunks` (cycled; an empty list means one chunk), with a row buffer of
 /// `buf_len` bytes.
 pub fn read(stream: &Stream, chunks: &[usize], large: LargeValues, buf_len: usize) -> Run {
+    read_rows(stream, chunks, large, buf_len, Rows::Events)
+}
+
+/// How [`read_rows`] takes rows.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Rows {
+    /// Only through `Reader::next`, an event at a time.
+    Events,
+    /// Through `Reader::whole_row` where it reads them, written down as
+    /// the events `next` would have given.
+    Whole,
+}
+
+/// [`read`], taking rows as `rows` says.
+pub fn read_rows(
+    stream: &Stream,
+    chunks: &[usize],
+    large: LargeValues,
+    buf_len: usize,
+    rows: Rows,
+) -> Run {
     let bump = Bump::new();
     let mut meta = Metadata::new(&bump);
     let mut reader = Reader::new(stream.version);
@@ -384,6 +405,18 @@ pub fn read(stream: &Stream, chunks: &[usize], large: LargeValues, buf_len: usiz
         let (mut chunk, tail) = rest.split_at(n);
         rest = tail;
         loop {
+            if rows == Rows::Whole
+                && let Some(row) = reader.whole_row(&mut chunk, &meta, &mut buf)
+            {
+                run.events.push(event_json(&Event::RowStart(row.kind())));
+                for (column, value) in row.values().enumerate() {
+                    let value = value_json(&value);
+                    run.events
+                        .push(json!({ "event": "value", "column": column, "value": value }));
+                }
+                run.events.push(event_json(&Event::RowEnd));
+                continue;
+            }
             match reader.next(&mut chunk, &mut meta, &mut buf) {
                 Ok(Status::Complete(event)) => run.events.push(event_json(&event)),
                 Ok(Status::Partial) => break,

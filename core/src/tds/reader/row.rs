@@ -162,6 +162,13 @@ impl RowMachine {
         }
     }
 
+    /// Whether the caller skips any of the first `columns` columns.
+    pub(super) fn skips_any(&self, columns: usize) -> bool {
+        self.skip
+            .get(..columns.div_ceil(8))
+            .is_none_or(|bits| bits.iter().any(|&byte| byte != 0))
+    }
+
     fn is_skipped(&self, column: u16) -> bool {
         self.skip
             .get(usize::from(column / 8))
