@@ -5,7 +5,6 @@
 //! ([`tape`], [`values`]), one call per piece. A reader is a handle number
 //! into a registry, so that every export takes and returns numbers only.
 
-mod fast;
 pub mod tape;
 pub mod values;
 

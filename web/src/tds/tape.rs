@@ -25,11 +25,10 @@
 
 use leanwire_core::bumpalo::Bump;
 use leanwire_core::tds::{
-    Deframer, DoneKind, EnvValue, Error, Event, LargeValues, Message, Metadata, Reader,
-    ReaderState, RowKind, Status, TdsVersion, Token,
+    Deframer, DoneKind, EnvValue, Error, Event, LargeValues, Message, Metadata, Reader, RowKind,
+    Status, TdsVersion, Token, WholeRow,
 };
 
-use super::fast;
 use super::values::{Tape, ValueOptions};
 
 /// A row begins.
@@ -106,8 +105,6 @@ pub struct TdsTape {
     /// A large value being gathered.
     large: Vec<u8>,
     in_row: bool,
-    /// Bytes of rows read by [`fast::row`], which the reader did not see.
-    skipped: u64,
     values: ValueOptions,
     failed: Option<Error>,
 }
@@ -125,7 +122,6 @@ impl TdsTape {
             row_buf: vec![0; ROW_BUF],
             large: Vec::new(),
             in_row: false,
-            skipped: 0,
             values: options.values,
             failed: None,
         }
@@ -152,14 +148,7 @@ impl TdsTape {
         if let Some(deframer) = &self.deframer {
             deframer.finish()?;
         }
-        self.reader.finish().map_err(|error| self.shifted(error))
-    }
-
-    /// A reader error with its offset counted from the stream's start: the
-    /// reader did not see the rows [`fast::row`] read.
-    fn shifted(&self, error: Error) -> Error {
-        let offset = (error.offset() as u64).saturating_add(self.skipped);
-        Error::new(error.kind(), usize::try_from(offset).unwrap_or(usize::MAX))
+        self.reader.finish()
     }
 
     fn feed_packets(&mut self, chunk: &[u8], tape: &mut Tape<'_>) -> Result<(), Error> {
@@ -184,24 +173,22 @@ impl TdsTape {
             };
             self.feed_tokens(bytes, tape)?;
             if message_end {
-                self.reader.finish().map_err(|error| self.shifted(error))?;
+                self.reader.finish()?;
             }
         }
     }
 
     fn feed_tokens(&mut self, mut input: &[u8], tape: &mut Tape<'_>) -> Result<(), Error> {
         loop {
-            if matches!(self.reader.state(), ReaderState::TokenStart) {
-                let nbc_ok = self.reader.version() >= TdsVersion::V7_3A;
-                let (large, values) = (&mut self.large, self.values);
-                let taken = self.columns.with_dependent(|_, meta| {
-                    fast::row(input, meta.columns(), nbc_ok, tape, large, values)
-                });
-                if let Some(taken) = taken {
-                    input = &input[taken..];
-                    self.skipped += taken as u64;
-                    continue;
-                }
+            let (reader, row_buf) = (&mut self.reader, &mut self.row_buf[..]);
+            let values = self.values;
+            let whole = self.columns.with_dependent(|_, meta| {
+                let row = reader.whole_row(&mut input, meta, row_buf)?;
+                push_row(tape, &row, values);
+                Some(())
+            });
+            if whole.is_some() {
+                continue;
             }
             let (reader, row_buf) = (&mut self.reader, &mut self.row_buf[..]);
             let (large, in_row, values) = (&mut self.large, &mut self.in_row, self.values);
@@ -239,13 +226,23 @@ impl TdsTape {
                 }
                 Ok::<_, Error>(Some(false))
             });
-            match done.map_err(|error| self.shifted(error))? {
+            match done? {
                 Some(true) => return Ok(()),
                 Some(false) => {}
                 None => self.columns = columns(self.arena_limit),
             }
         }
     }
+}
+
+/// Writes the records of a row read whole.
+fn push_row(tape: &mut Tape<'_>, row: &WholeRow<'_>, values: ValueOptions) {
+    let nbc = row.kind() == RowKind::NbcRow;
+    tape.put(&[ROW, u32::from(nbc), row.len() as u32]);
+    for value in row.values() {
+        tape.push_value(&value, values);
+    }
+    tape.push(ROW_END);
 }
 
 /// Writes a [`FAIL`] record.
