@@ -6,9 +6,7 @@
 #![no_main]
 
 use leanwire_core::bumpalo::Bump;
-use leanwire_core::tds::{
-    Event, LargeValues, Metadata, Reader, Status, TdsVersion, ValueSource,
-};
+use leanwire_core::tds::{Event, LargeValues, Metadata, Reader, Status, TdsVersion, ValueSource};
 use libfuzzer_sys::fuzz_target;
 
 /// What a run read: one line per event (streamed pieces joined), then the
@@ -46,7 +44,11 @@ fn run(
                 for (column, value) in row.values().enumerate() {
                     let column = column as u16;
                     let source = value.bytes().map(|_| ValueSource::Buffer);
-                    let event = Event::Value { column, value, source };
+                    let event = Event::Value {
+                        column,
+                        value,
+                        source,
+                    };
                     out.push(format!("{event} / {column} {value:?}"));
                 }
                 out.push(format!("{} / {:?}", Event::RowEnd, Event::RowEnd));

@@ -411,7 +411,7 @@ impl Reader {
     ///
     /// ```
     /// use leanwire_core::bumpalo::Bump;
-    /// use leanwire_core::tds::{Event, Metadata, Reader, Status, TdsVersion};
+    /// use leanwire_core::tds::{Metadata, Reader, Status, TdsVersion};
     ///
     /// // COLMETADATA (one INT column "id"), ROW 42, ROW 7.
     /// let stream = [
