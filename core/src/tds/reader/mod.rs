@@ -399,12 +399,12 @@ impl Reader {
     /// Reads the next token in one call when it is a ROW or NBCROW that
     /// lies whole at the front of `input`, with every value checked: the
     /// fast path for rows, with no event per value. Takes the row's bytes
-    /// from `input`; a PLP value sent in more than one chunk is joined in
-    /// `buf`.
+    /// from `input`. `buf` holds where each value lies (8 bytes a column)
+    /// and, joined, the PLP values sent in more than one chunk.
     ///
     /// `None`, with nothing taken, when the reader is not at a token's
     /// start, the next token is not a row, the row does not lie whole in
-    /// `input` or its PLP values do not fit in `buf`, the caller skips a
+    /// `input` or does not fit in `buf`, the caller skips a
     /// column, a column is TEXT, NTEXT or IMAGE, or a value fails a check.
     /// [`next`](Self::next) then reads the row, and reports what is wrong
     /// with it. [`is_null`](Self::is_null) speaks of rows read by `next`.

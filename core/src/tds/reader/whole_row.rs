@@ -11,21 +11,31 @@ use crate::tds::value::{Value, check_value};
 const PLP_NULL: u64 = u64::MAX;
 /// The PLP total of a value whose length the server did not announce.
 const PLP_UNKNOWN: u64 = u64::MAX - 1;
+/// Bytes of a value's entry in the row's index: where its data starts, and
+/// its length, each a little-endian `u32`.
+const ENTRY: usize = 8;
+/// Marks an entry's start as an offset into the joined PLP values.
+const JOINED: u32 = 1 << 31;
+/// The length of a NULL's entry.
+const NULL_LEN: u32 = u32::MAX;
+/// A NULL's entry.
+const NULL_ENTRY: [u8; ENTRY] = [0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF];
 
 /// A ROW or NBCROW that lay whole in the input, read by
 /// [`Reader::whole_row`](super::Reader::whole_row): every value in it is
 /// framed and checked, so [`values`](Self::values) only hands them out.
 ///
 /// A value borrows the input, except a PLP value sent in more than one
-/// chunk, which is joined in the caller's buffer.
+/// chunk, which is joined in the caller's buffer. The buffer also holds
+/// where each value lies, so that handing them out frames nothing again.
 #[derive(Copy, Clone, Debug)]
 pub struct WholeRow<'r> {
     kind: RowKind,
-    /// The NBCROW's null bitmap; empty for a ROW.
-    nulls: &'r [u8],
-    /// The values, framed as they were sent.
+    /// The row's bytes after its token byte.
     body: &'r [u8],
     columns: &'r [Column<'r>],
+    /// An entry per column: where its value's data lies.
+    index: &'r [u8],
     /// The joined PLP values, one after another in column order.
     joined: &'r [u8],
 }
@@ -51,8 +61,6 @@ impl<'r> WholeRow<'r> {
         RowValues {
             row: *self,
             column: 0,
-            rest: self.body,
-            joined_at: 0,
         }
     }
 }
@@ -62,10 +70,6 @@ impl<'r> WholeRow<'r> {
 pub struct RowValues<'r> {
     row: WholeRow<'r>,
     column: usize,
-    /// The framed values not yet handed out.
-    rest: &'r [u8],
-    /// Where the next joined PLP value starts in `row.joined`.
-    joined_at: usize,
 }
 
 impl<'r> Iterator for RowValues<'r> {
@@ -73,23 +77,25 @@ impl<'r> Iterator for RowValues<'r> {
 
     fn next(&mut self) -> Option<Value<'r>> {
         let column = self.row.columns.get(self.column)?;
-        let null = is_null_in(self.row.nulls, self.column);
+        let entry = self
+            .row
+            .index
+            .get(self.column * ENTRY..)?
+            .first_chunk::<ENTRY>()?;
         self.column += 1;
-        let type_info = column.type_info;
-        if null {
-            return Some(Value::checked(type_info, None));
-        }
-        // The walk that made the row framed and checked these same bytes.
-        let data = match frame(&mut self.rest, &type_info, false)? {
-            Framed::Null => None,
-            Framed::Data(data) => Some(data),
-            Framed::Chunks { len, .. } => {
-                let data = self.row.joined.get(self.joined_at..self.joined_at + len)?;
-                self.joined_at += len;
-                Some(data)
+        let [start @ .., _, _, _, _] = *entry;
+        let [_, _, _, _, len @ ..] = *entry;
+        let (start, len) = (u32::from_le_bytes(start), u32::from_le_bytes(len));
+        // The walk that made the row framed and checked these bytes.
+        let data = match (len, start & JOINED) {
+            (NULL_LEN, _) => None,
+            (len, 0) => self.row.body.get(start as usize..(start + len) as usize),
+            (len, _) => {
+                let start = (start & !JOINED) as usize;
+                self.row.joined.get(start..start + len as usize)
             }
         };
-        Some(Value::checked(type_info, data))
+        Some(Value::checked(column.type_info, data))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -102,50 +108,66 @@ impl ExactSizeIterator for RowValues<'_> {}
 
 /// Reads the ROW or NBCROW token whose body starts `input` (the token byte
 /// already taken), if it lies whole there and every value is one this walk
-/// reads and passes its checks. Returns the row and the bytes it took;
-/// `None` leaves everything to the reader's steps, which then say what is
-/// wrong, if anything, and where.
+/// reads and passes its checks. The row's index goes at the start of `buf`,
+/// and the joined PLP values after it. Returns the row and the bytes it
+/// took; `None` leaves everything to the reader's steps, which then say
+/// what is wrong, if anything, and where.
 pub(super) fn read<'r>(
     kind: RowKind,
     input: &'r [u8],
     columns: &'r [Column<'r>],
     buf: &'r mut [u8],
 ) -> Option<(WholeRow<'r>, usize)> {
-    let (nulls, mut rest) = match kind {
-        RowKind::Row => (&[][..], input),
-        RowKind::NbcRow => input.split_at_checked(columns.len().div_ceil(8))?,
+    let nulls = match kind {
+        RowKind::Row => &[][..],
+        RowKind::NbcRow => input.get(..columns.len().div_ceil(8))?,
     };
-    let body = rest;
+    // Offsets of the row's bytes, and of the joined values, must fit an entry.
+    let input = input.get(..input.len().min(JOINED as usize - 1))?;
+    let (index, space) = buf.split_at_mut_checked(columns.len() * ENTRY)?;
+    let space = space.get_mut(..space.len().min(JOINED as usize - 1))?;
+    let mut at = nulls.len();
     let mut joined = 0;
-    for (i, column) in columns.iter().enumerate() {
+    for ((i, column), entry) in columns
+        .iter()
+        .enumerate()
+        .zip(index.chunks_exact_mut(ENTRY))
+    {
+        // An NBCROW's NULL has no bytes.
         if is_null_in(nulls, i) {
+            entry.copy_from_slice(&NULL_ENTRY);
             continue;
         }
         let type_info = &column.type_info;
-        let data = match frame(&mut rest, type_info, true)? {
-            Framed::Null => continue,
-            Framed::Data(data) => data,
-            Framed::Chunks { chunks, len } => {
-                let to = buf.get_mut(joined..joined + len)?;
-                join(chunks, to);
+        let (start, data) = match frame(input, &mut at, type_info)? {
+            Framed::Null => {
+                entry.copy_from_slice(&NULL_ENTRY);
+                continue;
+            }
+            Framed::Data { at, len } => (at as u32, &input[at..at + len]),
+            Framed::Chunks { at, end, len } => {
+                let to = space.get_mut(joined..joined + len)?;
+                join(&input[at..end], to);
                 joined += len;
-                &buf[joined - len..joined]
+                ((joined - len) as u32 | JOINED, &space[joined - len..joined])
             }
         };
         let ucs2 = !type_info.data_type.is_ucs2() || Ucs2Str::new(data).is_ok();
         if !ucs2 || check_value(type_info, data).is_err() {
             return None;
         }
+        entry[..4].copy_from_slice(&start.to_le_bytes());
+        entry[4..].copy_from_slice(&(data.len() as u32).to_le_bytes());
     }
-    let taken = input.len() - rest.len();
+    let (index, space): (&'r [u8], &'r [u8]) = (index, space);
     let row = WholeRow {
         kind,
-        nulls,
-        body: &body[..body.len() - rest.len()],
+        body: input,
         columns,
-        joined: &buf[..joined],
+        index,
+        joined: &space[..joined],
     };
-    Some((row, taken))
+    Some((row, at))
 }
 
 /// Whether the null bitmap `nulls` (empty for a ROW) marks column `i`.
@@ -155,65 +177,69 @@ fn is_null_in(nulls: &[u8], i: usize) -> bool {
         .is_some_and(|byte| byte & (1 << (i % 8)) != 0)
 }
 
-/// Where one value's data lies.
-enum Framed<'a> {
+/// Where one value's data lies, as offsets into the row.
+enum Framed {
     Null,
     /// In one piece.
-    Data(&'a [u8]),
-    /// A PLP value in more than one chunk: the chunks with their lengths,
-    /// and the data's length.
+    Data {
+        at: usize,
+        len: usize,
+    },
+    /// A PLP value in more than one chunk: its chunks with their lengths
+    /// (`at..end`), and the data's length.
     Chunks {
-        chunks: &'a [u8],
+        at: usize,
+        end: usize,
         len: usize,
     },
 }
 
-/// Frames the value at the front of `rest` and moves past it; `None` if it
-/// does not lie whole there or has a layout this walk leaves to the steps
-/// (TEXT, NTEXT and IMAGE), or, when `check_len`, if its length does not
-/// fit its type.
-fn frame<'a>(rest: &mut &'a [u8], type_info: &TypeInfo<'_>, check_len: bool) -> Option<Framed<'a>> {
+/// Frames the value at `*at` in `row` and moves past it; `None` if it does
+/// not lie whole there, has a layout this walk leaves to the steps (TEXT,
+/// NTEXT and IMAGE), or its length does not fit its type.
+fn frame(row: &[u8], at: &mut usize, type_info: &TypeInfo<'_>) -> Option<Framed> {
     let (len, null) = match type_info.layout() {
-        Layout::Fixed(n) => return take(rest, usize::from(n)).map(Framed::Data),
-        Layout::Plp => return frame_plp(rest),
+        Layout::Fixed(n) => (u32::from(n), false),
+        Layout::Plp => return frame_plp(row, at),
         Layout::AlwaysNull => return Some(Framed::Null),
         Layout::Text => return None,
         Layout::Byte { null } => {
-            let [len] = take_array(rest)?;
+            let [len] = take_array(row, at)?;
             (u32::from(len), len == null)
         }
         Layout::UShort => {
-            let len = u16::from_le_bytes(take_array(rest)?);
+            let len = u16::from_le_bytes(take_array(row, at)?);
             (u32::from(len), len == 0xFFFF)
         }
         Layout::Long => {
-            let len = u32::from_le_bytes(take_array(rest)?);
+            let len = u32::from_le_bytes(take_array(row, at)?);
             (len, len == 0)
         }
     };
     if null {
         return Some(Framed::Null);
     }
-    if check_len && !type_info.value_len_ok(u64::from(len)) {
+    if !type_info.value_len_ok(u64::from(len)) {
         return None;
     }
-    take(rest, len as usize).map(Framed::Data)
+    let len = len as usize;
+    take(row, at, len).map(|at| Framed::Data { at, len })
 }
 
 /// Frames a PLP value: an 8-byte total, chunks, and a chunk of length 0.
-fn frame_plp<'a>(rest: &mut &'a [u8]) -> Option<Framed<'a>> {
-    let total = u64::from_le_bytes(take_array(rest)?);
+fn frame_plp(row: &[u8], at: &mut usize) -> Option<Framed> {
+    let total = u64::from_le_bytes(take_array(row, at)?);
     if total == PLP_NULL {
         return Some(Framed::Null);
     }
-    let chunks = *rest;
-    let (mut count, mut len, mut first) = (0, 0usize, &[][..]);
+    let chunks_at = *at;
+    let (mut count, mut len, mut first) = (0, 0usize, *at);
     loop {
-        let chunk_len = u32::from_le_bytes(take_array(rest)?) as usize;
+        let chunk_len = u32::from_le_bytes(take_array(row, at)?) as usize;
         if chunk_len == 0 {
             break;
         }
-        first = take(rest, chunk_len)?;
+        first = take(row, at, chunk_len)?;
         count += 1;
         len = len.checked_add(chunk_len)?;
     }
@@ -221,9 +247,10 @@ fn frame_plp<'a>(rest: &mut &'a [u8]) -> Option<Framed<'a>> {
         return None;
     }
     Some(match count {
-        0 | 1 => Framed::Data(first),
+        0 | 1 => Framed::Data { at: first, len },
         _ => Framed::Chunks {
-            chunks: &chunks[..chunks.len() - rest.len()],
+            at: chunks_at,
+            end: *at,
             len,
         },
     })
@@ -231,27 +258,28 @@ fn frame_plp<'a>(rest: &mut &'a [u8]) -> Option<Framed<'a>> {
 
 /// Copies the data of PLP `chunks` (framed and terminated) into `to`,
 /// which is as long as the data.
-fn join(mut chunks: &[u8], to: &mut [u8]) {
-    let mut at = 0;
-    while let Some(head) = take_array(&mut chunks) {
+fn join(chunks: &[u8], to: &mut [u8]) {
+    let (mut at, mut filled) = (0, 0);
+    while let Some(head) = take_array(chunks, &mut at) {
         let len = u32::from_le_bytes(head) as usize;
-        if let Some(data) = take(&mut chunks, len).filter(|_| len > 0) {
-            to[at..at + len].copy_from_slice(data);
-            at += len;
+        if let Some(start) = take(chunks, &mut at, len) {
+            to[filled..filled + len].copy_from_slice(&chunks[start..start + len]);
+            filled += len;
         }
     }
 }
 
-/// Takes the next `N` bytes.
-fn take_array<const N: usize>(rest: &mut &[u8]) -> Option<[u8; N]> {
-    let (head, tail) = rest.split_first_chunk::<N>()?;
-    *rest = tail;
-    Some(*head)
+/// Takes the `N` bytes at `*at`.
+fn take_array<const N: usize>(row: &[u8], at: &mut usize) -> Option<[u8; N]> {
+    let bytes = row.get(*at..)?.first_chunk::<N>()?;
+    *at += N;
+    Some(*bytes)
 }
 
-/// Takes the next `n` bytes.
-fn take<'a>(rest: &mut &'a [u8], n: usize) -> Option<&'a [u8]> {
-    let (head, tail) = rest.split_at_checked(n)?;
-    *rest = tail;
-    Some(head)
+/// Takes the `n` bytes at `*at`; returns where they start.
+fn take(row: &[u8], at: &mut usize, n: usize) -> Option<usize> {
+    let start = *at;
+    let end = start.checked_add(n).filter(|&end| end <= row.len())?;
+    *at = end;
+    Some(start)
 }
