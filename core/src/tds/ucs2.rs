@@ -30,6 +30,17 @@ impl<'a> Ucs2Str<'a> {
     /// Checks `bytes` as UCS-2LE; `Err` holds the offset of the first bad
     /// byte: a lone surrogate's first byte, or the last byte of an odd count.
     pub fn new(bytes: &'a [u8]) -> Result<Ucs2Str<'a>, usize> {
+        // Most text has no surrogate: it is checked a word at a time, and
+        // only text that has one goes through the pairing check.
+        let plain = plain_units(bytes);
+        let tail = &bytes[plain..];
+        if tail.len() % 2 == 0
+            && tail
+                .chunks_exact(2)
+                .all(|unit| !is_surrogate_high_byte(unit[1]))
+        {
+            return Ok(Ucs2Str { bytes });
+        }
         let mut check = Ucs2Check::default();
         check
             .feed(bytes, 0)
@@ -193,6 +204,11 @@ impl Ucs2Check {
     }
 }
 
+/// Whether a code unit whose high byte is `byte` is a surrogate.
+const fn is_surrogate_high_byte(byte: u8) -> bool {
+    byte & 0xF8 == 0xD8
+}
+
 /// How many bytes at the start of `bytes` are whole code units that are not
 /// surrogates, looked at four units at a time and rounded down to four.
 fn plain_units(bytes: &[u8]) -> usize {
@@ -230,6 +246,28 @@ mod tests {
             std::format!("{:?}", Ucs2Str::new(&[0x22, 0, 0x0a, 0]).unwrap()),
             r#""\"\n""#
         );
+    }
+
+    #[test]
+    fn agrees_with_decode_utf16_at_every_length_and_place() {
+        let units: [u16; 5] = [0x0041, 0xD83D, 0xDE00, 0xE000, 0xD7FF];
+        for len in 0..=13 {
+            for place in 0..len {
+                for (a, b) in units
+                    .iter()
+                    .flat_map(|&a| units.iter().map(move |&b| (a, b)))
+                {
+                    let mut text = std::vec![0x0061u16; len];
+                    text[place] = a;
+                    text[len - 1 - place] = b;
+                    let bytes: std::vec::Vec<u8> =
+                        text.iter().flat_map(|u| u.to_le_bytes()).collect();
+                    let valid = char::decode_utf16(text.iter().copied()).all(|c| c.is_ok());
+                    assert_eq!(Ucs2Str::new(&bytes).is_ok(), valid, "{text:x?}");
+                    assert!(Ucs2Str::new(&bytes[..bytes.len() - 1]).is_err());
+                }
+            }
+        }
     }
 
     #[test]
