@@ -34,7 +34,7 @@ impl<'a> Ucs2Str<'a> {
         // only text that has one goes through the pairing check.
         let plain = plain_units(bytes);
         let tail = &bytes[plain..];
-        if tail.len() % 2 == 0
+        if tail.len().is_multiple_of(2)
             && tail
                 .chunks_exact(2)
                 .all(|unit| !is_surrogate_high_byte(unit[1]))
