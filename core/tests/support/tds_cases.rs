@@ -15,7 +15,7 @@ use std::vec::Vec;
 use leanwire_core::bumpalo::Bump;
 use leanwire_core::tds::{
     Deframer, EnvValue, ErrorKind, Event, FeatureId, LargeValues, Metadata, PacketHeader, Reader,
-    Site, SqlValue, Status, TdsVersion, Time, Token, TokenType, Value,
+    Site, SqlValue, Status, TdsVersion, Time, Token, TokenType, Value, ValueSource,
 };
 use serde_json::{Value as Json, json};
 
@@ -355,7 +355,7 @@ pub fn event_json(event: &Event<'_>) -> Json {
 /// `chunks` (cycled; an empty list means one chunk), with a row buffer of
 /// `buf_len` bytes.
 pub fn read(stream: &Stream, chunks: &[usize], large: LargeValues, buf_len: usize) -> Run {
-    read_rows(stream, chunks, large, buf_len, Rows::Events)
+    read_rows(stream, chunks, large, buf_len, Rows::Events).0
 }
 
 /// How [`read_rows`] takes rows.
@@ -368,13 +368,27 @@ pub enum Rows {
     Whole,
 }
 
-/// [`read`], taking rows as `rows` says.
+/// [`read`], taking rows as `rows` says; also returns how many rows
+/// `Reader::whole_row` read.
 pub fn read_rows(
     stream: &Stream,
     chunks: &[usize],
     large: LargeValues,
     buf_len: usize,
     rows: Rows,
+) -> (Run, usize) {
+    let mut whole_rows = 0;
+    let run = read_into(stream, chunks, large, buf_len, rows, &mut whole_rows);
+    (run, whole_rows)
+}
+
+fn read_into(
+    stream: &Stream,
+    chunks: &[usize],
+    large: LargeValues,
+    buf_len: usize,
+    rows: Rows,
+    whole_rows: &mut usize,
 ) -> Run {
     let bump = Bump::new();
     let mut meta = Metadata::new(&bump);
@@ -410,11 +424,17 @@ pub fn read_rows(
             {
                 run.events.push(event_json(&Event::RowStart(row.kind())));
                 for (column, value) in row.values().enumerate() {
-                    let value = value_json(&value);
-                    run.events
-                        .push(json!({ "event": "value", "column": column, "value": value }));
+                    let column = column as u16;
+                    let source = value.bytes().map(|_| ValueSource::Buffer);
+                    let event = Event::Value {
+                        column,
+                        value,
+                        source,
+                    };
+                    run.events.push(event_json(&event));
                 }
                 run.events.push(event_json(&Event::RowEnd));
+                *whole_rows += 1;
                 continue;
             }
             match reader.next(&mut chunk, &mut meta, &mut buf) {

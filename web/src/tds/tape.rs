@@ -181,7 +181,7 @@ impl TdsTape {
     fn feed_tokens(&mut self, mut input: &[u8], tape: &mut Tape<'_>) -> Result<(), Error> {
         loop {
             let (reader, row_buf) = (&mut self.reader, &mut self.row_buf[..]);
-            let values = self.values;
+            let (large, in_row, values) = (&mut self.large, &mut self.in_row, self.values);
             let whole = self.columns.with_dependent(|_, meta| {
                 let row = reader.whole_row(&mut input, meta, row_buf)?;
                 push_row(tape, &row, values);
@@ -190,8 +190,6 @@ impl TdsTape {
             if whole.is_some() {
                 continue;
             }
-            let (reader, row_buf) = (&mut self.reader, &mut self.row_buf[..]);
-            let (large, in_row, values) = (&mut self.large, &mut self.in_row, self.values);
             let done = self.columns.with_dependent_mut(|_, meta| {
                 let event = match reader.next(&mut input, meta, row_buf)? {
                     Status::Complete(event) => event,

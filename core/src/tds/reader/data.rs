@@ -74,13 +74,7 @@ impl<'a> ValueCx<'_, 'a> {
     /// needs it once per value at most.
     #[inline(never)]
     pub(super) fn type_info(&self) -> Result<TypeInfo<'a>> {
-        type_info(
-            self.meta,
-            self.column,
-            self.ret,
-            self.site(),
-            self.cursor.pos,
-        )
+        type_info(self.meta, self.kind, self.column, self.ret, self.cursor.pos)
     }
 }
 
@@ -94,13 +88,13 @@ pub(super) fn value_site(kind: RowKind, column: u16, ret: bool) -> Site {
     }
 }
 
-/// The type of column `column` (or of the return value); without one, an
-/// error at `site` and stream offset `at`.
+/// The type of column `column` of a `kind` row (or of the return value);
+/// without one, an error at stream offset `at`.
 pub(super) fn type_info<'a>(
     meta: &Metadata<'a>,
+    kind: RowKind,
     column: u16,
     ret: bool,
-    site: Site,
     at: u64,
 ) -> Result<TypeInfo<'a>> {
     let found = if ret {
@@ -108,7 +102,7 @@ pub(super) fn type_info<'a>(
     } else {
         meta.columns().get(usize::from(column)).map(|c| c.type_info)
     };
-    found.ok_or_else(|| error_at(ErrorKind::NoMetadata(site), at))
+    found.ok_or_else(|| error_at(ErrorKind::NoMetadata(value_site(kind, column, ret)), at))
 }
 
 /// The checks a value's data passes: UCS-2 piece by piece as text arrives

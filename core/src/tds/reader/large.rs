@@ -8,6 +8,11 @@ use super::data::{Checks, Data, Dest, ValueCx, ValueStep};
 use super::{Src, ValuePart};
 use crate::tds::error::{ErrorKind, Result, error_at};
 
+/// The PLP total of a NULL.
+pub(super) const PLP_NULL: u64 = u64::MAX;
+/// The PLP total of a value whose length the server did not announce.
+pub(super) const PLP_UNKNOWN: u64 = u64::MAX - 1;
+
 /// Where the read of a large value is.
 #[derive(Copy, Clone, Debug)]
 pub(super) struct LargeMachine {
@@ -112,10 +117,10 @@ impl LargeMachine {
                     return Ok(ValueStep::Partial);
                 }
                 let total = cx.cursor.scratch_uint(8);
-                if total == u64::MAX {
+                if total == PLP_NULL {
                     return Ok(ValueStep::Null);
                 }
-                let total = (total != u64::MAX - 1).then_some(total);
+                let total = (total != PLP_UNKNOWN).then_some(total);
                 self.part = Part::ChunkLength(Plp {
                     got: 0,
                     total,

@@ -240,7 +240,7 @@ impl RowMachine {
         ret: bool,
         at: u64,
     ) -> Result<TypeInfo<'a>> {
-        type_info(meta, column, ret, self.site(column, ret), at)
+        type_info(meta, self.kind, column, ret, at)
     }
 
     /// One step: `Complete(None)`, progress was made, go on.
@@ -392,9 +392,6 @@ impl RowMachine {
             Val::Data(data) => data.step(cx, input)?,
             Val::Large(large) => large.step(cx, input)?,
         };
-        if let ValueStep::Partial = step {
-            return Ok(Status::Partial);
-        }
         Ok(match step {
             ValueStep::Partial => Status::Partial,
             ValueStep::Field => Status::Complete(None),

@@ -7,10 +7,7 @@ use crate::tds::type_info::{Layout, TypeInfo};
 use crate::tds::ucs2::Ucs2Str;
 use crate::tds::value::{Value, check_value};
 
-/// The PLP total of a NULL.
-const PLP_NULL: u64 = u64::MAX;
-/// The PLP total of a value whose length the server did not announce.
-const PLP_UNKNOWN: u64 = u64::MAX - 1;
+use super::large::{PLP_NULL, PLP_UNKNOWN};
 /// Bytes of a value's entry in the row's index: where its data starts, and
 /// its length, each a little-endian `u32`.
 const ENTRY: usize = 8;
@@ -18,8 +15,6 @@ const ENTRY: usize = 8;
 const JOINED: u32 = 1 << 31;
 /// The length of a NULL's entry.
 const NULL_LEN: u32 = u32::MAX;
-/// A NULL's entry.
-const NULL_ENTRY: [u8; ENTRY] = [0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF];
 
 /// A ROW or NBCROW that lay whole in the input, read by
 /// [`Reader::whole_row`](super::Reader::whole_row): every value in it is
@@ -77,15 +72,8 @@ impl<'r> Iterator for RowValues<'r> {
 
     fn next(&mut self) -> Option<Value<'r>> {
         let column = self.row.columns.get(self.column)?;
-        let entry = self
-            .row
-            .index
-            .get(self.column * ENTRY..)?
-            .first_chunk::<ENTRY>()?;
+        let (start, len) = read_entry(self.row.index.get(self.column * ENTRY..)?)?;
         self.column += 1;
-        let [start @ .., _, _, _, _] = *entry;
-        let [_, _, _, _, len @ ..] = *entry;
-        let (start, len) = (u32::from_le_bytes(start), u32::from_le_bytes(len));
         // The walk that made the row framed and checked these bytes.
         let data = match (len, start & JOINED) {
             (NULL_LEN, _) => None,
@@ -135,13 +123,13 @@ pub(super) fn read<'r>(
     {
         // An NBCROW's NULL has no bytes.
         if is_null_in(nulls, i) {
-            entry.copy_from_slice(&NULL_ENTRY);
+            write_entry(entry, 0, NULL_LEN);
             continue;
         }
         let type_info = &column.type_info;
         let (start, data) = match frame(input, &mut at, type_info)? {
             Framed::Null => {
-                entry.copy_from_slice(&NULL_ENTRY);
+                write_entry(entry, 0, NULL_LEN);
                 continue;
             }
             Framed::Data { at, len } => (at as u32, &input[at..at + len]),
@@ -156,8 +144,7 @@ pub(super) fn read<'r>(
         if !ucs2 || check_value(type_info, data).is_err() {
             return None;
         }
-        entry[..4].copy_from_slice(&start.to_le_bytes());
-        entry[4..].copy_from_slice(&(data.len() as u32).to_le_bytes());
+        write_entry(entry, start, data.len() as u32);
     }
     let (index, space): (&'r [u8], &'r [u8]) = (index, space);
     let row = WholeRow {
@@ -168,6 +155,19 @@ pub(super) fn read<'r>(
         joined: &space[..joined],
     };
     Some((row, at))
+}
+
+/// Writes an index entry: where a value's data starts, and its length.
+fn write_entry(entry: &mut [u8], start: u32, len: u32) {
+    entry[..4].copy_from_slice(&start.to_le_bytes());
+    entry[4..ENTRY].copy_from_slice(&len.to_le_bytes());
+}
+
+/// Reads the index entry at the start of `index`.
+fn read_entry(index: &[u8]) -> Option<(u32, u32)> {
+    let (start, rest) = index.split_first_chunk::<4>()?;
+    let len = rest.first_chunk::<4>()?;
+    Some((u32::from_le_bytes(*start), u32::from_le_bytes(*len)))
 }
 
 /// Whether the null bitmap `nulls` (empty for a ROW) marks column `i`.
@@ -198,31 +198,28 @@ enum Framed {
 /// not lie whole there, has a layout this walk leaves to the steps (TEXT,
 /// NTEXT and IMAGE), or its length does not fit its type.
 fn frame(row: &[u8], at: &mut usize, type_info: &TypeInfo<'_>) -> Option<Framed> {
-    let (len, null) = match type_info.layout() {
-        Layout::Fixed(n) => (u32::from(n), false),
-        Layout::Plp => return frame_plp(row, at),
-        Layout::AlwaysNull => return Some(Framed::Null),
-        Layout::Text => return None,
-        Layout::Byte { null } => {
-            let [len] = take_array(row, at)?;
-            (u32::from(len), len == null)
-        }
-        Layout::UShort => {
-            let len = u16::from_le_bytes(take_array(row, at)?);
-            (u32::from(len), len == 0xFFFF)
-        }
-        Layout::Long => {
-            let len = u32::from_le_bytes(take_array(row, at)?);
-            (len, len == 0)
+    let layout = type_info.layout();
+    let len = match (layout, layout.prefix_width()) {
+        (Layout::Fixed(n), _) => u64::from(n),
+        (Layout::Plp, _) => return frame_plp(row, at),
+        (Layout::AlwaysNull, _) => return Some(Framed::Null),
+        (Layout::Text, _) | (_, None) => return None,
+        (_, Some(width)) => {
+            let len = match width {
+                1 => u64::from(u8::from_le_bytes(take_array(row, at)?)),
+                2 => u64::from(u16::from_le_bytes(take_array(row, at)?)),
+                _ => u64::from(u32::from_le_bytes(take_array(row, at)?)),
+            };
+            if layout.is_null_prefix(len) {
+                return Some(Framed::Null);
+            }
+            if !type_info.value_len_ok(len) {
+                return None;
+            }
+            len
         }
     };
-    if null {
-        return Some(Framed::Null);
-    }
-    if !type_info.value_len_ok(u64::from(len)) {
-        return None;
-    }
-    let len = len as usize;
+    let len = usize::try_from(len).ok()?;
     take(row, at, len).map(|at| Framed::Data { at, len })
 }
 
