@@ -342,6 +342,67 @@ impl Layout {
     }
 }
 
+/// The lengths a type's non-NULL values may have: a set of the short
+/// lengths, and a maximum for the others.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Lengths {
+    /// Bit `n` set: a value of `n` bytes fits, for `n` below [`Self::SHORT`].
+    short: u32,
+    /// The longest value that fits, for values of [`Self::SHORT`] bytes or
+    /// more; 0 when none does.
+    long: u64,
+}
+
+impl Lengths {
+    /// The lengths below this are a set.
+    const SHORT: u64 = 32;
+
+    /// INTN's: 1, 2, 4 or 8 bytes.
+    const INTN: Lengths = Lengths {
+        short: 1 << 1 | 1 << 2 | 1 << 4 | 1 << 8,
+        long: 0,
+    };
+    /// FLTN's, MONEYN's and DATETIMN's: 4 or 8 bytes.
+    const FOUR_OR_EIGHT: Lengths = Lengths {
+        short: 1 << 4 | 1 << 8,
+        long: 0,
+    };
+    /// DECIMAL's and NUMERIC's: a sign byte and 1 to 16 bytes of magnitude.
+    const DECIMAL: Lengths = Lengths::range(2, 17);
+
+    /// Exactly `len` bytes, below [`Self::SHORT`].
+    const fn exactly(len: u8) -> Lengths {
+        Lengths {
+            short: 1 << len,
+            long: 0,
+        }
+    }
+
+    /// The lengths from `min` (below [`Self::SHORT`]) to `max`.
+    const fn range(min: u64, max: u64) -> Lengths {
+        let from_min = u32::MAX << min;
+        if max >= Self::SHORT {
+            return Lengths {
+                short: from_min,
+                long: max,
+            };
+        }
+        Lengths {
+            short: from_min & (u32::MAX >> (Self::SHORT - 1 - max)),
+            long: 0,
+        }
+    }
+
+    /// Whether a value of `len` bytes fits.
+    pub(crate) const fn fits(self, len: u64) -> bool {
+        if len < Self::SHORT {
+            self.short >> len & 1 != 0
+        } else {
+            len <= self.long
+        }
+    }
+}
+
 /// The length of a TIME value's time part at `scale` [MS-TDS 2.2.5.5.1.8].
 pub(crate) const fn time_len(scale: u8) -> u8 {
     match scale {
@@ -578,26 +639,33 @@ impl<'a> TypeInfo<'a> {
         }
     }
 
-    /// Whether a non-NULL value of `len` bytes fits this type.
-    pub(crate) fn value_len_ok(&self, len: u64) -> bool {
-        let time = u64::from(time_len(self.scale));
+    /// The lengths a non-NULL value of this type may have.
+    pub(crate) const fn lengths(&self) -> Lengths {
+        let time = time_len(self.scale);
         match self.data_type {
-            DataType::IntN => matches!(len, 1 | 2 | 4 | 8),
-            DataType::BitN => len == 1,
-            DataType::FloatN | DataType::MoneyN | DataType::DateTimeN => matches!(len, 4 | 8),
-            DataType::Guid => len == 16,
+            DataType::IntN => Lengths::INTN,
+            DataType::BitN => Lengths::exactly(1),
+            DataType::FloatN | DataType::MoneyN | DataType::DateTimeN => Lengths::FOUR_OR_EIGHT,
+            DataType::Guid => Lengths::exactly(16),
             DataType::Decimal | DataType::Numeric | DataType::DecimalN | DataType::NumericN => {
-                (2..=17).contains(&len)
+                Lengths::DECIMAL
             }
-            DataType::Date => len == 3,
-            DataType::Time => len == time,
-            DataType::DateTime2 => len == time + 3,
-            DataType::DateTimeOffset => len == time + 5,
-            DataType::Variant => len >= 2 && len <= u64::from(self.max_len),
-            t if t.fixed_len().is_some() => Some(len) == t.fixed_len().map(u64::from),
-            _ if self.is_plp() => true,
-            _ => len <= u64::from(self.max_len),
+            DataType::Date => Lengths::exactly(3),
+            DataType::Time => Lengths::exactly(time),
+            DataType::DateTime2 => Lengths::exactly(time + 3),
+            DataType::DateTimeOffset => Lengths::exactly(time + 5),
+            DataType::Variant => Lengths::range(2, self.max_len as u64),
+            t => match t.fixed_len() {
+                Some(n) => Lengths::exactly(n),
+                None if self.is_plp() => Lengths::range(0, u64::MAX),
+                None => Lengths::range(0, self.max_len as u64),
+            },
         }
+    }
+
+    /// Whether a non-NULL value of `len` bytes fits this type.
+    pub(crate) const fn value_len_ok(&self, len: u64) -> bool {
+        self.lengths().fits(len)
     }
 }
 
@@ -719,6 +787,48 @@ mod tests {
             TypeInfo::parse_fixed(DataType::Json, &[], SITE),
             Err((ErrorKind::Unsupported(SITE), 0))
         );
+    }
+
+    /// The lengths a value may have, as [MS-TDS 2.2.5.4] states them.
+    fn spec_len_ok(ti: &TypeInfo<'_>, len: u64) -> bool {
+        let time = u64::from(time_len(ti.scale));
+        match ti.data_type {
+            DataType::IntN => matches!(len, 1 | 2 | 4 | 8),
+            DataType::BitN => len == 1,
+            DataType::FloatN | DataType::MoneyN | DataType::DateTimeN => matches!(len, 4 | 8),
+            DataType::Guid => len == 16,
+            DataType::Decimal | DataType::Numeric | DataType::DecimalN | DataType::NumericN => {
+                (2..=17).contains(&len)
+            }
+            DataType::Date => len == 3,
+            DataType::Time => len == time,
+            DataType::DateTime2 => len == time + 3,
+            DataType::DateTimeOffset => len == time + 5,
+            DataType::Variant => len >= 2 && len <= u64::from(ti.max_len),
+            t if t.fixed_len().is_some() => Some(len) == t.fixed_len().map(u64::from),
+            _ if ti.is_plp() => true,
+            _ => len <= u64::from(ti.max_len),
+        }
+    }
+
+    #[test]
+    fn value_lengths() {
+        for data_type in (0..=u8::MAX).map(DataType::from) {
+            for max_len in [0, 1, 8, 16, 17, 30, 31, 32, 33, 100, 8000, 0xFFFF, u32::MAX] {
+                for scale in 0..=7 {
+                    let ti = TypeInfo {
+                        max_len,
+                        scale,
+                        ..TypeInfo::new(data_type)
+                    };
+                    let edges = [max_len - max_len.min(1), max_len, max_len.saturating_add(1)];
+                    let lens = (0..300).chain(edges).map(u64::from);
+                    for len in lens.chain([0xFFFF, u64::from(u32::MAX) + 1, u64::MAX]) {
+                        assert_eq!(ti.value_len_ok(len), spec_len_ok(&ti, len), "{ti:?}, {len}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

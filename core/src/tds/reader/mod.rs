@@ -28,6 +28,7 @@ mod event;
 mod large;
 mod meta;
 mod metadata;
+mod plan;
 mod row;
 mod state;
 mod whole_row;
@@ -460,7 +461,7 @@ impl Reader {
         if !ready {
             return None;
         }
-        let (row, taken) = whole_row::read(kind, body, columns, buf)?;
+        let (row, taken) = whole_row::read(kind, body, columns, meta.plans, buf)?;
         self.token_at = self.cursor.pos;
         self.cursor.take(input, 1 + taken);
         Some(row)

@@ -3,11 +3,12 @@
 
 use crate::tds::colmetadata::Column;
 use crate::tds::row::RowKind;
-use crate::tds::type_info::{Layout, TypeInfo};
-use crate::tds::ucs2::Ucs2Str;
-use crate::tds::value::{Value, check_value};
+use crate::tds::type_info::Layout;
+use crate::tds::value::Value;
 
 use super::large::{PLP_NULL, PLP_UNKNOWN};
+use super::plan::Plan;
+
 /// Bytes of a value's entry in the row's index: where its data starts, and
 /// its length, each a little-endian `u32`.
 const ENTRY: usize = 8;
@@ -96,16 +97,21 @@ impl ExactSizeIterator for RowValues<'_> {}
 
 /// Reads the ROW or NBCROW token whose body starts `input` (the token byte
 /// already taken), if it lies whole there and every value is one this walk
-/// reads and passes its checks. The row's index goes at the start of `buf`,
-/// and the joined PLP values after it. Returns the row and the bytes it
-/// took; `None` leaves everything to the reader's steps, which then say
-/// what is wrong, if anything, and where.
+/// reads and passes its checks. `plans` are the columns' plans, one each.
+/// The row's index goes at the start of `buf`, and the joined PLP values
+/// after it. Returns the row and the bytes it took; `None` leaves
+/// everything to the reader's steps, which then say what is wrong, if
+/// anything, and where.
 pub(super) fn read<'r>(
     kind: RowKind,
     input: &'r [u8],
     columns: &'r [Column<'r>],
+    plans: &[Plan],
     buf: &'r mut [u8],
 ) -> Option<(WholeRow<'r>, usize)> {
+    if plans.len() != columns.len() {
+        return None;
+    }
     let nulls = match kind {
         RowKind::Row => &[][..],
         RowKind::NbcRow => input.get(..columns.len().div_ceil(8))?,
@@ -116,18 +122,18 @@ pub(super) fn read<'r>(
     let space = space.get_mut(..space.len().min(JOINED as usize - 1))?;
     let mut at = nulls.len();
     let mut joined = 0;
-    for ((i, column), entry) in columns
+    for (i, ((column, plan), entry)) in columns
         .iter()
-        .enumerate()
+        .zip(plans)
         .zip(index.chunks_exact_mut(ENTRY))
+        .enumerate()
     {
         // An NBCROW's NULL has no bytes.
         if is_null_in(nulls, i) {
             write_entry(entry, 0, NULL_LEN);
             continue;
         }
-        let type_info = &column.type_info;
-        let (start, data) = match frame(input, &mut at, type_info)? {
+        let (start, data) = match frame(input, &mut at, plan)? {
             Framed::Null => {
                 write_entry(entry, 0, NULL_LEN);
                 continue;
@@ -140,8 +146,7 @@ pub(super) fn read<'r>(
                 ((joined - len) as u32 | JOINED, &space[joined - len..joined])
             }
         };
-        let ucs2 = !type_info.data_type.is_ucs2() || Ucs2Str::new(data).is_ok();
-        if !ucs2 || check_value(type_info, data).is_err() {
+        if !plan.data_ok(&column.type_info, data) {
             return None;
         }
         write_entry(entry, start, data.len() as u32);
@@ -197,29 +202,28 @@ enum Framed {
 /// Frames the value at `*at` in `row` and moves past it; `None` if it does
 /// not lie whole there, has a layout this walk leaves to the steps (TEXT,
 /// NTEXT and IMAGE), or its length does not fit its type.
-fn frame(row: &[u8], at: &mut usize, type_info: &TypeInfo<'_>) -> Option<Framed> {
-    let layout = type_info.layout();
-    let len = match (layout, layout.prefix_width()) {
-        (Layout::Fixed(n), _) => u64::from(n),
-        (Layout::Plp, _) => return frame_plp(row, at),
-        (Layout::AlwaysNull, _) => return Some(Framed::Null),
-        (Layout::Text, _) | (_, None) => return None,
-        (_, Some(width)) => {
-            let len = match width {
-                1 => u64::from(u8::from_le_bytes(take_array(row, at)?)),
-                2 => u64::from(u16::from_le_bytes(take_array(row, at)?)),
+fn frame(row: &[u8], at: &mut usize, plan: &Plan) -> Option<Framed> {
+    let layout = plan.layout;
+    let len = match layout {
+        Layout::Fixed(n) => usize::from(n),
+        Layout::Plp => return frame_plp(row, at),
+        Layout::AlwaysNull => return Some(Framed::Null),
+        Layout::Text => return None,
+        Layout::Byte { .. } | Layout::UShort | Layout::Long => {
+            let len = match layout {
+                Layout::Byte { .. } => u64::from(u8::from_le_bytes(take_array(row, at)?)),
+                Layout::UShort => u64::from(u16::from_le_bytes(take_array(row, at)?)),
                 _ => u64::from(u32::from_le_bytes(take_array(row, at)?)),
             };
             if layout.is_null_prefix(len) {
                 return Some(Framed::Null);
             }
-            if !type_info.value_len_ok(len) {
+            if !plan.len_ok(len) {
                 return None;
             }
-            len
+            usize::try_from(len).ok()?
         }
     };
-    let len = usize::try_from(len).ok()?;
     take(row, at, len).map(|at| Framed::Data { at, len })
 }
 

@@ -1,0 +1,115 @@
+//! How a whole row reads one column's values: the column's framing, the
+//! lengths that fit its type and the check its values need, decided once
+//! per result set from its TYPE_INFO rather than matched on its data type
+//! for every value.
+
+use crate::tds::type_info::{DataType, Layout, Lengths, TypeInfo};
+use crate::tds::ucs2::Ucs2Str;
+use crate::tds::value::check_value;
+
+/// One column's reading plan for [`whole_row`](super::whole_row).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) struct Plan {
+    /// How a value is framed.
+    pub(super) layout: Layout,
+    /// The lengths a non-NULL value may have.
+    lengths: Lengths,
+    /// What a value's bytes are checked for.
+    check: Check,
+}
+
+/// What a value's bytes are checked for once framed.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Check {
+    /// Nothing: every byte string of a length that fits is a value.
+    None,
+    /// UCS-2 text.
+    Ucs2,
+    /// DECIMAL and NUMERIC: a sign byte of 0 or 1.
+    Sign,
+    /// What [`check_value`] checks: dates, times and SQL_VARIANT.
+    Value,
+}
+
+impl Plan {
+    /// The plan for values of `type_info`.
+    pub(super) fn new(type_info: &TypeInfo<'_>) -> Plan {
+        let check = match type_info.data_type {
+            t if t.is_ucs2() => Check::Ucs2,
+            DataType::Decimal | DataType::Numeric | DataType::DecimalN | DataType::NumericN => {
+                Check::Sign
+            }
+            DataType::DateTime
+            | DataType::DateTimeN
+            | DataType::SmallDateTime
+            | DataType::Time
+            | DataType::DateTime2
+            | DataType::DateTimeOffset
+            | DataType::Variant => Check::Value,
+            _ => Check::None,
+        };
+        Plan {
+            layout: type_info.layout(),
+            lengths: type_info.lengths(),
+            check,
+        }
+    }
+
+    /// Whether a non-NULL value of `len` bytes fits the type.
+    pub(super) const fn len_ok(&self, len: u64) -> bool {
+        self.lengths.fits(len)
+    }
+
+    /// Whether `data`, a value of the right length, passes the checks the
+    /// reader's steps make: UCS-2 for text, and [`check_value`].
+    pub(super) fn data_ok(&self, type_info: &TypeInfo<'_>, data: &[u8]) -> bool {
+        match self.check {
+            Check::None => true,
+            Check::Ucs2 => Ucs2Str::new(data).is_ok(),
+            Check::Sign => matches!(data.first(), Some(0 | 1)),
+            Check::Value => check_value(type_info, data).is_ok(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every data type, at lengths and scales that matter to it.
+    fn type_infos() -> impl Iterator<Item = TypeInfo<'static>> {
+        (0..=u8::MAX).map(DataType::from).flat_map(|data_type| {
+            [0, 1, 4, 8, 16, 17, 31, 32, 33, 100, 8000, 0xFFFF, u32::MAX]
+                .into_iter()
+                .flat_map(move |max_len| {
+                    (0..=7).map(move |scale| TypeInfo {
+                        max_len,
+                        scale,
+                        ..TypeInfo::new(data_type)
+                    })
+                })
+        })
+    }
+
+    #[test]
+    fn data_ok_is_the_steps_checks() {
+        let samples: [&[u8]; 8] = [
+            &[],
+            &[0],
+            &[1, 2, 3, 4],
+            &[2, 0, 0, 0, 0],
+            &[0x00, 0xd8, 0x41, 0x00],
+            &[0xff; 8],
+            &[0x3d, 0xd8, 0x00, 0xde],
+            &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        ];
+        for ti in type_infos() {
+            let plan = Plan::new(&ti);
+            for data in samples {
+                let ucs2 = !ti.data_type.is_ucs2() || Ucs2Str::new(data).is_ok();
+                let steps = ucs2 && check_value(&ti, data).is_ok();
+                assert_eq!(plan.data_ok(&ti, data), steps, "{ti:?}, {data:?}");
+            }
+        }
+    }
+}
