@@ -35,6 +35,12 @@ pub struct ReadmeDoctests;
 
 #[cfg(feature = "peers")]
 mod alloc;
+
+/// The package's allocator (the page's own build counts allocations with
+/// a wrapper around the standard one instead).
+#[cfg(all(target_arch = "wasm32", not(feature = "peers")))]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 #[cfg(feature = "peers")]
 mod bench;
 #[cfg(feature = "peers")]
