@@ -269,14 +269,19 @@ impl Tape<'_> {
             b"0123456789ABCDEF"
         };
         let start = self.units();
-        let n = guid.to_u128();
-        for i in 0..32 {
-            if matches!(i, 8 | 12 | 16 | 20) {
-                self.text.extend_from_slice(&[b'-', 0]);
+        // 36 UTF-16 code units: 32 digits and four hyphens.
+        let mut units = [0u8; 72];
+        let mut at = 0;
+        for (i, byte) in guid.to_u128().to_be_bytes().into_iter().enumerate() {
+            if matches!(i, 4 | 6 | 8 | 10) {
+                units[at] = b'-';
+                at += 2;
             }
-            let nibble = (n >> (124 - 4 * i)) & 0xf;
-            self.text.extend_from_slice(&[digits[nibble as usize], 0]);
+            units[at] = digits[usize::from(byte >> 4)];
+            units[at + 2] = digits[usize::from(byte & 0xf)];
+            at += 4;
         }
+        self.text.extend_from_slice(&units);
         self.push_range(start);
     }
 
