@@ -142,6 +142,12 @@ impl Output {
         self.tape.push(word);
     }
 
+    /// Appends words. Not inlined, as [`push`](Self::push) is not.
+    #[inline(never)]
+    pub fn push_all(&mut self, words: &[u32]) {
+        self.tape.extend_from_slice(words);
+    }
+
     /// Writes `value`'s `Display` into the text area and pushes its `[start, end)`.
     pub fn push_display(&mut self, value: impl fmt::Display) {
         let (start, end) = self.write_display(value);
@@ -160,6 +166,11 @@ impl Output {
     pub fn push_written(&mut self, from: usize) {
         let (start, end) = self.written_since(from);
         self.tape.extend_from_slice(&[start, end]);
+    }
+
+    /// The text's length in UTF-16 code units.
+    pub fn units(&self) -> u32 {
+        self.units
     }
 
     /// `[start, end)` of the text written since byte `from`.

@@ -26,18 +26,23 @@ use super::text;
 /// caller decodes in dns-packet's order.
 pub fn message(decoder: &mut Decoder<'_, '_>, buf: &[u8]) -> Option<usize> {
     let (header, _) = Header::split(buf).ok()?;
-    decoder.push(header.id.into());
-    decoder.push(header.flags().into());
     let records = [header.ancount, header.nscount, header.arcount];
-    for count in [header.qdcount].iter().chain(&records) {
-        decoder.push((*count).into());
-    }
+    decoder.push_all(&[
+        header.id.into(),
+        header.flags().into(),
+        header.qdcount.into(),
+        records[0].into(),
+        records[1].into(),
+        records[2].into(),
+    ]);
     let mut pos = HEADER_LEN;
     for _ in 0..header.qdcount {
         let (question, next) = Question::parse(buf, pos).ok()?;
         name(decoder, &question.name, false)?;
-        decoder.push(u16::from(question.qtype).into());
-        decoder.push(u16::from(question.qclass).into());
+        decoder.push_all(&[
+            u16::from(question.qtype).into(),
+            u16::from(question.qclass).into(),
+        ]);
         pos = next;
     }
     for _ in 0..records.iter().map(|&count| u32::from(count)).sum::<u32>() {
@@ -52,16 +57,19 @@ pub fn message(decoder: &mut Decoder<'_, '_>, buf: &[u8]) -> Option<usize> {
 fn record(decoder: &mut Decoder<'_, '_>, buf: &[u8], record: &Record<'_>) -> Option<()> {
     name(decoder, &record.name, false)?;
     let code = u16::from(record.rtype);
-    decoder.push(code.into());
-    // OPT's class is its UDP payload size; its TTL, the extended rcode,
-    // the EDNS version and the flags.
-    decoder.push(record.class.into());
+    let (class, ttl) = (record.class.into(), record.ttl);
     if record.rtype == Rtype::Opt {
-        decoder.push(record.ttl >> 24);
-        decoder.push(record.ttl >> 16 & 0xff);
-        decoder.push(record.ttl & 0xffff);
+        // OPT's class is its UDP payload size; its TTL, the extended
+        // rcode, the EDNS version and the flags.
+        decoder.push_all(&[
+            code.into(),
+            class,
+            ttl >> 24,
+            ttl >> 16 & 0xff,
+            ttl & 0xffff,
+        ]);
     } else {
-        decoder.push(record.ttl);
+        decoder.push_all(&[code.into(), class, ttl]);
     }
     if !rtype::TYPED.contains(&code) {
         bytes(decoder, buf, record.rdata());

@@ -8,6 +8,7 @@
 //! from `leanwire_core::dns::Name`'s (see [`Decoder::name`]).
 
 use super::text;
+use super::written::{Suffix, Written};
 use crate::shared::Output;
 
 /// Why a decode stopped.
@@ -136,12 +137,17 @@ pub mod option_code {
 pub struct Decoder<'a, 'o> {
     buf: &'a [u8],
     out: &'o mut Output,
+    written: Written,
 }
 
 impl<'a, 'o> Decoder<'a, 'o> {
     /// A decoder of `buf` writing to `out`.
     pub fn new(buf: &'a [u8], out: &'o mut Output) -> Self {
-        Decoder { buf, out }
+        Decoder {
+            buf,
+            out,
+            written: Written::default(),
+        }
     }
 
     /// Appends a string to the text area with `write`, which writes whole
@@ -193,6 +199,11 @@ impl<'a, 'o> Decoder<'a, 'o> {
         self.out.push(word);
     }
 
+    /// Appends words.
+    pub(super) fn push_all(&mut self, words: &[u32]) {
+        self.out.push_all(words);
+    }
+
     /// Appends a word to be set later by [`set`](Self::set); returns where it is.
     pub(super) fn push_slot(&mut self) -> usize {
         self.out.push(0);
@@ -225,8 +236,12 @@ impl<'a, 'o> Decoder<'a, 'o> {
     pub fn name(&mut self, at: usize, mail: bool) -> Read<usize> {
         let buf = self.buf;
         let from = self.out.text.len();
-        let (mut pos, mut segment, mut taken, mut total) = (at, at, 0, 0);
+        let (mut pos, mut segment, mut taken, mut total) = (at, at, 0, 0u32);
         let mut jumped = false;
+        // The first labels read: where each lies, where its text starts,
+        // and the total before it, to remember once the name is whole.
+        let mut labels = [(0u16, 0u32, 0u16); 4];
+        let mut read = 0;
         loop {
             let len = usize::from(*buf.get(pos).ok_or(Fault::NameOverflow)?);
             pos += 1;
@@ -235,12 +250,16 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 _ if len == 0 => break,
                 0x00 => {
                     let label = buf.get(pos..pos + len).ok_or(Fault::NameOverflow)?;
-                    total += len + 1;
-                    if total > 254 {
-                        return Err(Fault::NameTooLong);
-                    }
                     if self.out.text.len() > from {
                         self.out.text.push(b'.');
+                    }
+                    if let Some(slot) = labels.get_mut(read) {
+                        *slot = ((pos - 1) as u16, self.out.text.len() as u32, total as u16);
+                        read += 1;
+                    }
+                    total += len as u32 + 1;
+                    if total > 254 {
+                        return Err(Fault::NameTooLong);
                     }
                     text::label(&mut self.out.text, label, mail);
                     pos += len;
@@ -255,12 +274,43 @@ impl<'a, 'o> Decoder<'a, 'o> {
                     taken += usize::from(!jumped);
                     jumped = true;
                     (pos, segment) = (target, target);
+                    // The labels from there on were read before, without
+                    // a fault: only the total can fail now.
+                    if let Some(suffix) = self.written.find(target).filter(|_| !mail) {
+                        total += u32::from(suffix.total);
+                        if total > 254 {
+                            return Err(Fault::NameTooLong);
+                        }
+                        if self.out.text.len() == from {
+                            self.out.push(suffix.unit);
+                            self.out.push(suffix.unit + suffix.len);
+                            return Ok(taken);
+                        }
+                        self.out.text.push(b'.');
+                        let start = suffix.byte as usize;
+                        let end = start + suffix.len as usize;
+                        self.out.text.extend_from_within(start..end);
+                        break;
+                    }
                 }
                 _ => return Err(Fault::NameLabel),
             }
         }
         if self.out.text.len() == from {
             self.out.text.push(b'.');
+        }
+        if !mail && self.out.text[from..].is_ascii() {
+            // In ASCII, a byte is a code unit.
+            let (units, end) = (self.out.units(), self.out.text.len() as u32);
+            for &(at, byte, before) in &labels[..read] {
+                self.written.remember(Suffix {
+                    at,
+                    total: total as u16 - before,
+                    byte,
+                    unit: units + byte - from as u32,
+                    len: end - byte,
+                });
+            }
         }
         self.out.push_written(from);
         Ok(taken)
@@ -688,5 +738,104 @@ impl<'a, 'o> Decoder<'a, 'o> {
             self.field(Self::u8, at + 2 + i)?;
         }
         Ok(self.tail(at + 5, at + 2 + length)? - at)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The text of the name the tape ends with, or the fault.
+    fn last_name(read: Read<usize>, out: &Output) -> Read<String> {
+        read?;
+        let [.., start, end] = out.tape[..] else {
+            unreachable!("a name pushes two words")
+        };
+        let units: Vec<u16> = core::str::from_utf8(&out.text)
+            .unwrap()
+            .encode_utf16()
+            .collect();
+        Ok(String::from_utf16(&units[start as usize..end as usize]).unwrap())
+    }
+
+    /// Each name of `names` (offset, mail form) read by one decoder, one
+    /// after another, and each read by a decoder of its own.
+    fn in_turn_and_alone(buf: &[u8], names: &[(usize, bool)]) -> [Vec<Read<String>>; 2] {
+        let mut shared = Output::new();
+        let mut decoder = Decoder::new(buf, &mut shared);
+        let mut in_turn = Vec::new();
+        for &(at, mail) in names {
+            let read = decoder.name(at, mail);
+            in_turn.push(last_name(read, decoder.out));
+        }
+        let alone = names
+            .iter()
+            .map(|&(at, mail)| {
+                let mut out = Output::new();
+                let read = Decoder::new(buf, &mut out).name(at, mail);
+                last_name(read, &out)
+            })
+            .collect();
+        [in_turn, alone]
+    }
+
+    fn labels(labels: &[&[u8]]) -> Vec<u8> {
+        labels
+            .iter()
+            .flat_map(|label| [&[label.len() as u8][..], label].concat())
+            .collect()
+    }
+
+    #[test]
+    fn names_read_earlier_give_the_same_text() {
+        // 0: www.example.com; 17: mail + a pointer to `example` (4);
+        // 24: a pointer to 0; 26: a pointer to 17.
+        let mut buf = labels(&[b"www", b"example", b"com", b""]);
+        buf.extend(labels(&[b"mail"]));
+        buf.extend([0xc0, 4, 0xc0, 0, 0xc0, 17]);
+        let names = [
+            (0, false),
+            (17, false),
+            (24, false),
+            (26, false),
+            (24, true),
+        ];
+        let [in_turn, alone] = in_turn_and_alone(&buf, &names);
+        assert_eq!(in_turn, alone);
+        assert_eq!(in_turn[3], Ok("mail.example.com".into()));
+    }
+
+    #[test]
+    fn a_name_read_earlier_counts_toward_the_limit() {
+        // 0: three labels of 63 bytes and one of 50 (243 with the length
+        // bytes); 244: a label of 20 and a pointer to 0, 264 in all.
+        let long = [
+            [b'a'; 63].as_slice(),
+            &[b'b'; 63],
+            &[b'c'; 63],
+            &[b'd'; 50],
+            b"",
+        ];
+        let mut buf = labels(&long);
+        buf.extend(labels(&[&[b'e'; 20]]));
+        buf.extend([0xc0, 0]);
+        let [in_turn, alone] = in_turn_and_alone(&buf, &[(0, false), (244, false)]);
+        assert_eq!(in_turn, alone);
+        assert_eq!(in_turn[1], Err(Fault::NameTooLong));
+    }
+
+    #[test]
+    fn mail_form_and_other_text_read_the_labels_again() {
+        // 0: a.b.com with the dot inside a label; 9: a pointer to 0;
+        // 11: a non-ASCII label; 15: a pointer to 11.
+        let mut buf = labels(&[b"a.b", b"com", b""]);
+        buf.extend([0xc0, 0]);
+        buf.extend(labels(&[b"\xc3\xa9t", b""]));
+        buf.extend([0xc0, 11]);
+        let names = [(0, false), (9, true), (9, false), (11, false), (16, false)];
+        let [in_turn, alone] = in_turn_and_alone(&buf, &names);
+        assert_eq!(in_turn, alone);
+        assert_eq!(in_turn[1], Ok("a\\.b.com".into()));
+        assert_eq!(in_turn[4], Ok("ét".into()));
     }
 }

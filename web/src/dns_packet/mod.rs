@@ -93,6 +93,7 @@ pub mod checked;
 pub mod decode;
 pub mod encode;
 pub mod text;
+pub mod written;
 
 use wasm_bindgen::prelude::*;
 

@@ -34,23 +34,25 @@ pub fn lossy(out: &mut Vec<u8>, bytes: &[u8]) {
 
 /// Appends four octets as `a.b.c.d`.
 pub fn ipv4(out: &mut Vec<u8>, octets: [u8; 4]) {
+    let mut text = [0u8; 15];
+    let mut len = 0;
     for (i, octet) in octets.into_iter().enumerate() {
         if i > 0 {
-            out.push(b'.');
+            text[len] = b'.';
+            len += 1;
         }
-        decimal(out, octet);
+        if octet >= 100 {
+            text[len] = b'0' + octet / 100;
+            len += 1;
+        }
+        if octet >= 10 {
+            text[len] = b'0' + octet / 10 % 10;
+            len += 1;
+        }
+        text[len] = b'0' + octet % 10;
+        len += 1;
     }
-}
-
-#[inline(never)]
-fn decimal(out: &mut Vec<u8>, value: u8) {
-    if value >= 100 {
-        out.push(b'0' + value / 100);
-    }
-    if value >= 10 {
-        out.push(b'0' + value / 10 % 10);
-    }
-    out.push(b'0' + value % 10);
+    out.extend_from_slice(&text[..len]);
 }
 
 /// Appends sixteen octets as `@leichtgewicht/ip-codec` prints them: eight
