@@ -357,6 +357,8 @@ impl Lengths {
     /// The lengths below this are a set.
     const SHORT: u64 = 32;
 
+    /// No length at all.
+    pub(crate) const NONE: Lengths = Lengths { short: 0, long: 0 };
     /// INTN's: 1, 2, 4 or 8 bytes.
     const INTN: Lengths = Lengths {
         short: 1 << 1 | 1 << 2 | 1 << 4 | 1 << 8,

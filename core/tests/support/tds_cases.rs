@@ -850,6 +850,12 @@ pub fn all_streams() -> Vec<Stream> {
         prime: Vec::new(),
         bytes: hex(TYPES_TOKENS_HEX),
     });
+    streams.push(Stream {
+        name: "wide_rows (built)".into(),
+        version: TdsVersion::V7_4,
+        prime: Vec::new(),
+        bytes: wide_rows(),
+    });
     for (name, pcap) in [
         ("demo.pcap", DEMO_PCAP),
         ("pytds_login.pcap", PYTDS_LOGIN_PCAP),
@@ -864,6 +870,46 @@ pub fn all_streams() -> Vec<Stream> {
         }
     }
     streams
+}
+
+/// A result set wider than the columns a reader keeps plans for: 34 INT4
+/// columns, an NVARCHAR(10) and an INTN(4), then a ROW, an NBCROW whose
+/// last two values are NULL, and a DONE [MS-TDS 2.2.7.4, 2.2.7.19, 2.2.7.15].
+fn wide_rows() -> Vec<u8> {
+    const INTS: u16 = 34;
+    let name = |i: u16| -> Vec<u8> {
+        let text: Vec<u16> = format!("c{i}").encode_utf16().collect();
+        let mut out = vec![text.len() as u8];
+        out.extend(text.iter().flat_map(|unit| unit.to_le_bytes()));
+        out
+    };
+    let mut out = vec![0x81];
+    out.extend((INTS + 2).to_le_bytes());
+    for i in 0..INTS + 2 {
+        out.extend([0, 0, 0, 0, 1, 0]); // UserType, Flags: fNullable
+        match i {
+            INTS => out.extend([0xe7, 20, 0, 0x09, 0x04, 0xd0, 0x00, 0x34]),
+            i if i > INTS => out.extend([0x26, 4]),
+            _ => out.push(0x38),
+        }
+        out.extend(name(i));
+    }
+    out.push(0xd1);
+    for i in 0..i32::from(INTS) {
+        out.extend((i * 1000 - 7).to_le_bytes());
+    }
+    out.extend([4, 0, b'h', 0, b'i', 0]);
+    out.push(4);
+    out.extend((-42i32).to_le_bytes());
+    out.push(0xd2);
+    out.extend([0, 0, 0, 0, 0b1100]);
+    for i in 0..i32::from(INTS) {
+        out.extend((-i).to_le_bytes());
+    }
+    out.push(0xfd);
+    out.extend([0x10, 0, 0xc1, 0]);
+    out.extend(2u64.to_le_bytes());
+    out
 }
 
 /// A de-framed message: packet type, SPID, payload.

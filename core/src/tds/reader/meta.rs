@@ -4,7 +4,6 @@
 
 use super::cursor::Cursor;
 use super::metadata::{Draft, Metadata};
-use super::plan::Plan;
 use super::{MAX_COLUMNS, MetaPart, ReaderState};
 use crate::tds::colmetadata::{Column, ColumnFlags};
 use crate::tds::error::{ErrorKind, Result, Site, error_at};
@@ -202,7 +201,6 @@ impl MetaMachine {
                 env.stamp_metadata(meta);
                 meta.generation = 0;
                 meta.columns = &[];
-                meta.plans = &[];
                 meta.builder.building = meta
                     .bump
                     .try_alloc_slice_fill_copy(usize::from(self.count), Column::EMPTY)
@@ -485,16 +483,9 @@ impl MetaMachine {
 }
 
 impl MetaEnv<'_> {
-    /// All columns are read: they become the current result set, with
-    /// their plans for whole rows if the arena has room for them (if not,
-    /// rows are read by the steps alone).
+    /// All columns are read: they become the current result set.
     fn finish_columns(&mut self, meta: &mut Metadata<'_>) -> MetaStep {
         let columns = core::mem::take(&mut meta.builder.building);
-        let plans = columns.iter().map(|column| Plan::new(&column.type_info));
-        meta.plans = meta
-            .bump
-            .try_alloc_slice_fill_iter(plans)
-            .map_or(&[][..], |plans| plans);
         meta.columns = columns;
         meta.generation = *self.generation;
         MetaStep::Columns { no_metadata: false }

@@ -10,8 +10,6 @@ use crate::tds::returnvalue::ReturnValue;
 use crate::tds::type_info::{DataType, TypeInfo};
 use crate::tds::ucs2::Ucs2Str;
 
-use super::plan::Plan;
-
 /// What the metadata machine has built of the COLMETADATA or RETURNVALUE
 /// header in progress: kept with the arena it lives in, and published as
 /// [`Metadata::columns`] or [`Metadata::return_value`] once complete.
@@ -123,9 +121,6 @@ pub struct Metadata<'a> {
     /// The reader stamp of the COLMETADATA or RETURNVALUE being read.
     pub(super) filling: u32,
     pub(super) columns: &'a [Column<'a>],
-    /// How whole rows read each of `columns`: one plan per column, or none
-    /// when the arena had no room for them.
-    pub(super) plans: &'a [Plan],
     pub(super) return_value: Option<ReturnValue<'a>>,
     pub(super) builder: Builder<'a>,
 }
@@ -148,7 +143,6 @@ impl<'a> Metadata<'a> {
             generation: 0,
             filling: 0,
             columns: &[],
-            plans: &[],
             return_value: None,
             builder: Builder::new(),
         }

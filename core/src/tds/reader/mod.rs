@@ -20,6 +20,7 @@ use super::value::Value;
 use super::version::TdsVersion;
 use cursor::Cursor;
 use meta::{MetaEnv, MetaMachine, MetaStep};
+use plan::Plans;
 use row::RowMachine;
 
 mod cursor;
@@ -237,6 +238,8 @@ pub struct Reader {
     /// The row machine's own state: the current row's NULLs and the value
     /// being read.
     row: RowMachine,
+    /// How whole rows of the current result set read its columns.
+    plans: Plans,
     /// FEATUREEXTACK acknowledged column encryption: COLMETADATA would
     /// carry a CEK table, which leanwire does not read.
     column_encryption: bool,
@@ -259,6 +262,7 @@ impl Reader {
             token_at: 0,
             generation: 0,
             row: RowMachine::new(),
+            plans: Plans::new(),
             column_encryption: false,
             meta_stamp: 0,
             failed: None,
@@ -461,7 +465,8 @@ impl Reader {
         if !ready {
             return None;
         }
-        let (row, taken) = whole_row::read(kind, body, columns, meta.plans, buf)?;
+        let plans = self.plans.of(self.generation, columns);
+        let (row, taken) = whole_row::read(kind, body, columns, plans, buf)?;
         self.token_at = self.cursor.pos;
         self.cursor.take(input, 1 + taken);
         Some(row)

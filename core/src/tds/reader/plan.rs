@@ -3,6 +3,7 @@
 //! per result set from its TYPE_INFO rather than matched on its data type
 //! for every value.
 
+use crate::tds::colmetadata::Column;
 use crate::tds::type_info::{DataType, Layout, Lengths, TypeInfo};
 use crate::tds::ucs2::Ucs2Str;
 use crate::tds::value::check_value;
@@ -31,7 +32,49 @@ enum Check {
     Value,
 }
 
+/// How many columns of a result set the reader keeps plans for; whole
+/// rows make the plans of the columns after these as they read them.
+const PLANNED: usize = 32;
+
+/// The plans of the first [`PLANNED`] columns of a result set, kept by the
+/// reader and made on the result set's first whole row.
+#[derive(Clone, Debug)]
+pub(super) struct Plans {
+    /// The reader generation whose columns the plans are for (0: none).
+    generation: u32,
+    plans: [Plan; PLANNED],
+}
+
+impl Plans {
+    /// No plans yet.
+    pub(super) const fn new() -> Plans {
+        Plans {
+            generation: 0,
+            plans: [Plan::UNMADE; PLANNED],
+        }
+    }
+
+    /// The plans of `columns`, the columns of reader generation
+    /// `generation`, as far as they are kept.
+    pub(super) fn of(&mut self, generation: u32, columns: &[Column<'_>]) -> &[Plan] {
+        if self.generation != generation {
+            for (plan, column) in self.plans.iter_mut().zip(columns) {
+                *plan = Plan::new(&column.type_info);
+            }
+            self.generation = generation;
+        }
+        &self.plans[..columns.len().min(PLANNED)]
+    }
+}
+
 impl Plan {
+    /// A plan not made yet: it reads no value.
+    const UNMADE: Plan = Plan {
+        layout: Layout::Text,
+        lengths: Lengths::NONE,
+        check: Check::None,
+    };
+
     /// The plan for values of `type_info`.
     pub(super) fn new(type_info: &TypeInfo<'_>) -> Plan {
         let check = match type_info.data_type {

@@ -97,7 +97,7 @@ impl ExactSizeIterator for RowValues<'_> {}
 
 /// Reads the ROW or NBCROW token whose body starts `input` (the token byte
 /// already taken), if it lies whole there and every value is one this walk
-/// reads and passes its checks. `plans` are the columns' plans, one each.
+/// reads and passes its checks. `plans` are the plans of the first columns.
 /// The row's index goes at the start of `buf`, and the joined PLP values
 /// after it. Returns the row and the bytes it took; `None` leaves
 /// everything to the reader's steps, which then say what is wrong, if
@@ -109,9 +109,6 @@ pub(super) fn read<'r>(
     plans: &[Plan],
     buf: &'r mut [u8],
 ) -> Option<(WholeRow<'r>, usize)> {
-    if plans.len() != columns.len() {
-        return None;
-    }
     let nulls = match kind {
         RowKind::Row => &[][..],
         RowKind::NbcRow => input.get(..columns.len().div_ceil(8))?,
@@ -122,9 +119,8 @@ pub(super) fn read<'r>(
     let space = space.get_mut(..space.len().min(JOINED as usize - 1))?;
     let mut at = nulls.len();
     let mut joined = 0;
-    for (i, ((column, plan), entry)) in columns
+    for (i, (column, entry)) in columns
         .iter()
-        .zip(plans)
         .zip(index.chunks_exact_mut(ENTRY))
         .enumerate()
     {
@@ -133,6 +129,14 @@ pub(super) fn read<'r>(
             write_entry(entry, 0, NULL_LEN);
             continue;
         }
+        let made;
+        let plan = match plans.get(i) {
+            Some(plan) => plan,
+            None => {
+                made = Plan::new(&column.type_info);
+                &made
+            }
+        };
         let (start, data) = match frame(input, &mut at, plan)? {
             Framed::Null => {
                 write_entry(entry, 0, NULL_LEN);
