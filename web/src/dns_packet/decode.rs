@@ -232,7 +232,8 @@ impl<'a, 'o> Decoder<'a, 'o> {
     /// returns the bytes it took where it lies. A pointer must lead before
     /// the start of the labels being read (the name's start, or the last
     /// pointer's target), and the labels may add up to 254 bytes with their
-    /// length bytes.
+    /// length bytes. A pointer to labels this decoder has read before takes
+    /// their text as written (see [`Written`]).
     pub fn name(&mut self, at: usize, mail: bool) -> Read<usize> {
         let buf = self.buf;
         let from = self.out.text.len();
@@ -253,8 +254,11 @@ impl<'a, 'o> Decoder<'a, 'o> {
                     if self.out.text.len() > from {
                         self.out.text.push(b'.');
                     }
-                    if let Some(slot) = labels.get_mut(read) {
-                        *slot = ((pos - 1) as u16, self.out.text.len() as u32, total as u16);
+                    // Only the first 16 KiB can be a pointer's target.
+                    if let (Some(slot), Ok(label_at @ ..0x4000)) =
+                        (labels.get_mut(read), u16::try_from(pos - 1))
+                    {
+                        *slot = (label_at, self.out.text.len() as u32, total as u16);
                         read += 1;
                     }
                     total += len as u32 + 1;
@@ -822,6 +826,20 @@ mod tests {
         let [in_turn, alone] = in_turn_and_alone(&buf, &[(0, false), (244, false)]);
         assert_eq!(in_turn, alone);
         assert_eq!(in_turn[1], Err(Fault::NameTooLong));
+    }
+
+    #[test]
+    fn labels_past_what_a_pointer_reaches_are_not_remembered() {
+        // 5: aaa; 0x10005: zzz, which a 16-bit offset would confuse with 5;
+        // 0x10010: a pointer to 5.
+        let mut buf = vec![0; 0x10012];
+        buf[5..10].copy_from_slice(&labels(&[b"aaa", b""]));
+        buf[0x10005..0x1000a].copy_from_slice(&labels(&[b"zzz", b""]));
+        buf[0x10010..].copy_from_slice(&[0xc0, 5]);
+        let names = [(0x10005, false), (0x10010, false)];
+        let [in_turn, alone] = in_turn_and_alone(&buf, &names);
+        assert_eq!(in_turn, alone);
+        assert_eq!(in_turn[1], Ok("aaa".into()));
     }
 
     #[test]
