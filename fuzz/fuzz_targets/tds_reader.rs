@@ -6,8 +6,14 @@
 #![no_main]
 
 use leanwire_core::bumpalo::Bump;
-use leanwire_core::tds::{Event, LargeValues, Metadata, Reader, Status, TdsVersion, ValueSource};
+use leanwire_core::tds::{Event, LargeValues, Metadata, Reader, Status, TdsVersion, Value};
 use libfuzzer_sys::fuzz_target;
+
+/// The line of column `column`'s value, printed both ways, wherever its
+/// bytes lie.
+fn value_line(column: u16, value: &Value<'_>) -> String {
+    format!("  [{column}] {value} / {column} {value:?}")
+}
 
 /// What a run read: one line per event (streamed pieces joined), then the
 /// error or the end state. With `whole_rows`, the rows `Reader::whole_row`
@@ -42,14 +48,7 @@ fn run(
                 let start = Event::RowStart(row.kind());
                 out.push(format!("{start} / {start:?}"));
                 for (column, value) in row.values().enumerate() {
-                    let column = column as u16;
-                    let source = value.bytes().map(|_| ValueSource::Buffer);
-                    let event = Event::Value {
-                        column,
-                        value,
-                        source,
-                    };
-                    out.push(format!("{event} / {column} {value:?}"));
+                    out.push(value_line(column as u16, &value));
                 }
                 out.push(format!("{} / {:?}", Event::RowEnd, Event::RowEnd));
                 continue;
@@ -74,7 +73,7 @@ fn run(
                     // the value does not.
                     Event::Value { column, value, .. } => {
                         assert!(streaming.is_none(), "{event} inside a streamed value");
-                        out.push(format!("{event} / {column} {value:?}"));
+                        out.push(value_line(column, &value));
                     }
                     other => {
                         assert!(streaming.is_none(), "{other} inside a streamed value");

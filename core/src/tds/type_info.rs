@@ -405,6 +405,37 @@ impl Lengths {
     }
 }
 
+/// Every type byte, at the maximum lengths and scales where lengths and
+/// checks change.
+#[cfg(test)]
+pub(crate) fn every_type_info() -> impl Iterator<Item = TypeInfo<'static>> {
+    const MAX_LENS: [u32; 14] = [
+        0,
+        1,
+        4,
+        8,
+        16,
+        17,
+        30,
+        31,
+        32,
+        33,
+        100,
+        8000,
+        0xFFFF,
+        u32::MAX,
+    ];
+    (0..=u8::MAX).map(DataType::from).flat_map(|data_type| {
+        MAX_LENS.into_iter().flat_map(move |max_len| {
+            (0..=7).map(move |scale| TypeInfo {
+                max_len,
+                scale,
+                ..TypeInfo::new(data_type)
+            })
+        })
+    })
+}
+
 /// The length of a TIME value's time part at `scale` [MS-TDS 2.2.5.5.1.8].
 pub(crate) const fn time_len(scale: u8) -> u8 {
     match scale {
@@ -815,20 +846,12 @@ mod tests {
 
     #[test]
     fn value_lengths() {
-        for data_type in (0..=u8::MAX).map(DataType::from) {
-            for max_len in [0, 1, 8, 16, 17, 30, 31, 32, 33, 100, 8000, 0xFFFF, u32::MAX] {
-                for scale in 0..=7 {
-                    let ti = TypeInfo {
-                        max_len,
-                        scale,
-                        ..TypeInfo::new(data_type)
-                    };
-                    let edges = [max_len - max_len.min(1), max_len, max_len.saturating_add(1)];
-                    let lens = (0..300).chain(edges).map(u64::from);
-                    for len in lens.chain([0xFFFF, u64::from(u32::MAX) + 1, u64::MAX]) {
-                        assert_eq!(ti.value_len_ok(len), spec_len_ok(&ti, len), "{ti:?}, {len}");
-                    }
-                }
+        for ti in every_type_info() {
+            let max_len = ti.max_len;
+            let edges = [max_len - max_len.min(1), max_len, max_len.saturating_add(1)];
+            let lens = (0..300).chain(edges).map(u64::from);
+            for len in lens.chain([0xFFFF, u64::from(u32::MAX) + 1, u64::MAX]) {
+                assert_eq!(ti.value_len_ok(len), spec_len_ok(&ti, len), "{ti:?}, {len}");
             }
         }
     }

@@ -354,6 +354,25 @@ fn split_variant(bytes: &[u8]) -> Option<(TypeInfo<'static>, &[u8])> {
     Some((ti, data))
 }
 
+/// Whether [`check_value`] looks at the bytes of values of `data_type`:
+/// for the other types, any bytes of a length that fits are a value.
+pub(crate) const fn is_checked(data_type: DataType) -> bool {
+    matches!(
+        data_type,
+        DataType::Decimal
+            | DataType::Numeric
+            | DataType::DecimalN
+            | DataType::NumericN
+            | DataType::DateTime
+            | DataType::DateTimeN
+            | DataType::SmallDateTime
+            | DataType::Time
+            | DataType::DateTime2
+            | DataType::DateTimeOffset
+            | DataType::Variant
+    )
+}
+
 /// Checks a complete non-NULL value beyond its length (which the reader
 /// checked when it read the length). `Err` holds the offset of the bad byte
 /// within `bytes`. UCS-2 of top-level N-types is checked as it arrives, by

@@ -15,7 +15,7 @@ use std::vec::Vec;
 use leanwire_core::bumpalo::Bump;
 use leanwire_core::tds::{
     Deframer, EnvValue, ErrorKind, Event, FeatureId, LargeValues, Metadata, PacketHeader, Reader,
-    Site, SqlValue, Status, TdsVersion, Time, Token, TokenType, Value, ValueSource,
+    Site, SqlValue, Status, TdsVersion, Time, Token, TokenType, Value,
 };
 use serde_json::{Value as Json, json};
 
@@ -329,9 +329,7 @@ pub fn event_json(event: &Event<'_>) -> Json {
         }
         Event::Token(token) => json!({ "event": "token", "token": token_json(token) }),
         Event::RowStart(kind) => json!({ "event": "row", "kind": kind.to_string() }),
-        Event::Value { column, value, .. } => {
-            json!({ "event": "value", "column": column, "value": value_json(value) })
-        }
+        Event::Value { column, value, .. } => value_event_json(*column, value),
         Event::ValueStart {
             column,
             type_info,
@@ -349,6 +347,12 @@ pub fn event_json(event: &Event<'_>) -> Json {
         Event::RowEnd => json!({ "event": "rowend" }),
         _ => json!({ "event": "?" }),
     }
+}
+
+/// The JSON of a value event: the value of column `column`, wherever its
+/// bytes lie.
+pub fn value_event_json(column: u16, value: &Value<'_>) -> Json {
+    json!({ "event": "value", "column": column, "value": value_json(value) })
 }
 
 /// Reads `stream`: `prime` whole, then `bytes` in chunks of the sizes in
@@ -377,24 +381,12 @@ pub fn read_rows(
     buf_len: usize,
     rows: Rows,
 ) -> (Run, usize) {
-    let mut whole_rows = 0;
-    let run = read_into(stream, chunks, large, buf_len, rows, &mut whole_rows);
-    (run, whole_rows)
-}
-
-fn read_into(
-    stream: &Stream,
-    chunks: &[usize],
-    large: LargeValues,
-    buf_len: usize,
-    rows: Rows,
-    whole_rows: &mut usize,
-) -> Run {
     let bump = Bump::new();
     let mut meta = Metadata::new(&bump);
     let mut reader = Reader::new(stream.version);
     reader.set_large_values(large);
     let mut buf = vec![0u8; buf_len];
+    let mut whole_rows = 0;
     let mut run = Run {
         events: Vec::new(),
         error: None,
@@ -407,7 +399,7 @@ fn read_into(
             Ok(Status::Partial) => break,
             Err(e) => {
                 run.error = Some((e.kind(), e.offset()));
-                return run;
+                return (run, whole_rows);
             }
         }
     }
@@ -424,17 +416,10 @@ fn read_into(
             {
                 run.events.push(event_json(&Event::RowStart(row.kind())));
                 for (column, value) in row.values().enumerate() {
-                    let column = column as u16;
-                    let source = value.bytes().map(|_| ValueSource::Buffer);
-                    let event = Event::Value {
-                        column,
-                        value,
-                        source,
-                    };
-                    run.events.push(event_json(&event));
+                    run.events.push(value_event_json(column as u16, &value));
                 }
                 run.events.push(event_json(&Event::RowEnd));
-                *whole_rows += 1;
+                whole_rows += 1;
                 continue;
             }
             match reader.next(&mut chunk, &mut meta, &mut buf) {
@@ -442,7 +427,7 @@ fn read_into(
                 Ok(Status::Partial) => break,
                 Err(e) => {
                     run.error = Some((e.kind(), e.offset() - base));
-                    return run;
+                    return (run, whole_rows);
                 }
             }
         }
@@ -450,7 +435,7 @@ fn read_into(
     if let Err(e) = reader.finish() {
         run.finish = Some((e.kind(), e.offset() - base));
     }
-    run
+    (run, whole_rows)
 }
 
 /// Events grouped the way tedious reports them: rows as one object with

@@ -4,9 +4,9 @@
 //! for every value.
 
 use crate::tds::colmetadata::Column;
-use crate::tds::type_info::{DataType, Layout, Lengths, TypeInfo};
+use crate::tds::type_info::{Layout, Lengths, TypeInfo};
 use crate::tds::ucs2::Ucs2Str;
-use crate::tds::value::check_value;
+use crate::tds::value::{check_value, is_checked};
 
 /// One column's reading plan for [`whole_row`](super::whole_row).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -26,9 +26,7 @@ enum Check {
     None,
     /// UCS-2 text.
     Ucs2,
-    /// DECIMAL and NUMERIC: a sign byte of 0 or 1.
-    Sign,
-    /// What [`check_value`] checks: dates, times and SQL_VARIANT.
+    /// What [`check_value`] checks: decimals, dates, times and SQL_VARIANT.
     Value,
 }
 
@@ -77,19 +75,12 @@ impl Plan {
 
     /// The plan for values of `type_info`.
     pub(super) fn new(type_info: &TypeInfo<'_>) -> Plan {
-        let check = match type_info.data_type {
-            t if t.is_ucs2() => Check::Ucs2,
-            DataType::Decimal | DataType::Numeric | DataType::DecimalN | DataType::NumericN => {
-                Check::Sign
-            }
-            DataType::DateTime
-            | DataType::DateTimeN
-            | DataType::SmallDateTime
-            | DataType::Time
-            | DataType::DateTime2
-            | DataType::DateTimeOffset
-            | DataType::Variant => Check::Value,
-            _ => Check::None,
+        let check = if type_info.data_type.is_ucs2() {
+            Check::Ucs2
+        } else if is_checked(type_info.data_type) {
+            Check::Value
+        } else {
+            Check::None
         };
         Plan {
             layout: type_info.layout(),
@@ -109,7 +100,6 @@ impl Plan {
         match self.check {
             Check::None => true,
             Check::Ucs2 => Ucs2Str::new(data).is_ok(),
-            Check::Sign => matches!(data.first(), Some(0 | 1)),
             Check::Value => check_value(type_info, data).is_ok(),
         }
     }
@@ -118,21 +108,7 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Every data type, at lengths and scales that matter to it.
-    fn type_infos() -> impl Iterator<Item = TypeInfo<'static>> {
-        (0..=u8::MAX).map(DataType::from).flat_map(|data_type| {
-            [0, 1, 4, 8, 16, 17, 31, 32, 33, 100, 8000, 0xFFFF, u32::MAX]
-                .into_iter()
-                .flat_map(move |max_len| {
-                    (0..=7).map(move |scale| TypeInfo {
-                        max_len,
-                        scale,
-                        ..TypeInfo::new(data_type)
-                    })
-                })
-        })
-    }
+    use crate::tds::type_info::every_type_info;
 
     #[test]
     fn data_ok_is_the_steps_checks() {
@@ -146,7 +122,7 @@ mod tests {
             &[0x3d, 0xd8, 0x00, 0xde],
             &[0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
         ];
-        for ti in type_infos() {
+        for ti in every_type_info() {
             let plan = Plan::new(&ti);
             for data in samples {
                 let ucs2 = !ti.data_type.is_ucs2() || Ucs2Str::new(data).is_ok();
