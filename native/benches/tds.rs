@@ -8,6 +8,7 @@
 //! | decode_4k | the same, fed in 4 KiB chunks | the whole-buffer decode |
 //! | decode_1byte | the same, fed 1 byte at a time | the whole-buffer decode |
 //! | stream_whole, stream_4k, stream_1byte | `LargeValues::Stream`: the nvarchar(max) column comes as pieces | the whole-buffer decode (Assemble) |
+//! | data_reader | `TdsStream` (the `SqlDataReader`-like API) over the stream in 4 KiB reads: `read_row_sync`, then `get::<SqlValue>` of every column | the whole-buffer decode |
 //! | plp_1byte | one row holding an nvarchar(max) and a varbinary(max) value of the arg's size each, `LargeValues::Stream`, 1 byte at a time | the same stream fed whole (Stream) |
 //!
 //! The result set is `tds_stream::result_set(10_000)` (the generator the
@@ -32,6 +33,7 @@ use divan::{AllocProfiler, Bencher, black_box};
 use leanwire_native::core::tds::{
     Deframer, Event, LargeValues, Metadata, Reader, SqlValue, Status, TdsVersion,
 };
+use leanwire_native::tds::{BlockingRead, StreamOptions, TdsStream};
 
 #[global_allocator]
 static ALLOC: AllocProfiler = AllocProfiler::system();
@@ -224,6 +226,7 @@ fn check_feedings_agree() {
             );
         }
     }
+    assert_eq!(read_rows(&stream), ours, "TdsStream");
     for size in PLP_SIZES {
         let stream = plp_row(size);
         let whole = decoder.decode(&stream, stream.len(), LargeValues::Stream);
@@ -231,6 +234,25 @@ fn check_feedings_agree() {
         assert_eq!(whole.octets, 2 * size as u64, "both values whole");
         assert_eq!(decoder.decode(&stream, 1, LargeValues::Stream), whole);
     }
+}
+
+/// Reads the packets in `stream` through [`TdsStream`] in reads of
+/// [`PACKET`] bytes, visiting every value of every row.
+fn read_rows(stream: &[u8]) -> Seen {
+    let options = StreamOptions {
+        input_len: PACKET,
+        row_buffer_len: ROW_BUF,
+        ..StreamOptions::default()
+    };
+    let mut tds = TdsStream::with_options(BlockingRead(stream), options);
+    let mut seen = Seen::default();
+    while tds.read_row_sync().expect("a token stream leanwire reads") {
+        for column in 0..tds.columns().len() {
+            seen.value(tds.get::<SqlValue>(column).expect("a value"));
+        }
+        seen.rows += 1;
+    }
+    seen
 }
 
 /// The workspace's `target` directory.
@@ -350,6 +372,21 @@ mod stream_1byte {
     #[divan::bench]
     fn leanwire(bencher: Bencher) {
         bench_result_set(bencher, Some(1), LargeValues::Stream);
+    }
+
+    #[divan::bench]
+    fn peer(bencher: Bencher) {
+        whole_buffer(bencher);
+    }
+}
+
+mod data_reader {
+    use super::*;
+
+    #[divan::bench]
+    fn leanwire(bencher: Bencher) {
+        let stream = result_set();
+        bencher.bench_local(move || read_rows(black_box(&stream)));
     }
 
     #[divan::bench]

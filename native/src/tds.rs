@@ -21,36 +21,42 @@
 //!
 //! The core [`Reader`] hands out each value as an event that borrows the
 //! bytes it was fed, and the stream refills its input buffer from the start
-//! on every read, so a row's earlier values would be overwritten while its
-//! later ones arrive. `read_row` therefore
-//! reads the whole row and copies every non-NULL value's bytes, once, into
-//! the *row buffer*, a byte buffer sized when the stream is made and reused
-//! for every row; a small table keeps where each column's bytes are.
+//! on every read, so a row split across reads would lose its earlier values
+//! while its later ones arrive. `read_row` reads the whole row, and keeps a
+//! small table of where each column's bytes are:
 //!
-//! - A value that lay whole in what was read is copied from the input
-//!   buffer: one `memcpy`.
-//! - A value split across reads (or a PLP value in several chunks) is
-//!   assembled by the core reader directly in the row buffer's free space,
-//!   so it is not copied again.
+//! - A row that lies whole in what was read (the common case) is read in
+//!   one walk ([`Reader::whole_row`]), with no step per value. Its values
+//!   stay where they are in the input buffer, which is not read into again
+//!   while the row is current; only a PLP value sent in several chunks is
+//!   joined, in the *row buffer*, a byte buffer sized when the stream is
+//!   made and reused for every row.
+//! - A row split across reads has every non-NULL value's bytes copied,
+//!   once, into the row buffer: one `memcpy` for a value that lay whole in
+//!   what was read. A value split across reads (or a PLP value in several
+//!   chunks) is assembled by the core reader directly in the row buffer's
+//!   free space, so it is not copied again.
 //! - A text value (CHAR, VARCHAR, TEXT, NCHAR, NVARCHAR, NTEXT, XML) gets
 //!   its UTF-8 form only when it is first asked for (`get::<&str>`,
 //!   [`Field::text`]), in a string its column keeps from row to row; later
 //!   calls for the same value borrow that string, with no second pass over
 //!   the text.
 //!
-//! Pointing into the input buffer instead would mean keeping every byte of
-//! the current row there (a buffer as large as the largest row anyway) and
-//! moving the unread rest down before each read; copying costs one pass
-//! over the value's bytes, keeps the input buffer at one packet, and makes
-//! the work O(bytes). Nothing is re-parsed: when the source has no more
-//! bytes yet, the reader keeps its place inside the value (or PLP chunk,
-//! or length prefix) and the future returns `Pending`.
+//! Keeping every split row in the input buffer instead would mean a buffer
+//! as large as the largest row and moving the unread rest down before each
+//! read; copying costs one pass over the value's bytes, keeps the input
+//! buffer at one packet, and makes the work O(bytes). Nothing is re-parsed:
+//! when the source has no more bytes yet, the reader keeps its place inside
+//! the value (or PLP chunk, or length prefix) and the future returns
+//! `Pending`.
 //!
 //! The row buffer must hold a whole row: every non-NULL value's bytes. A
 //! row that does not fit is an error of kind [`ErrorKind::BufferTooSmall`],
-//! naming the column; the stream stops there. The default is 64 KiB
-//! ([`StreamOptions`]); a result set with `nvarchar(max)` or
-//! `varbinary(max)` values needs room for its largest row.
+//! naming the column; the stream stops there. Only rows shorter than the
+//! row buffer are read in one walk, so a row is refused or not whatever the
+//! reads are. The default is 64 KiB ([`StreamOptions`]); a result set with
+//! `nvarchar(max)` or `varbinary(max)` values needs room for its largest
+//! row.
 //!
 //! # Memory and allocations
 //!
@@ -966,6 +972,10 @@ enum Slot {
     Null,
     /// `len` bytes at `start`.
     Value { start: usize, len: usize },
+    /// `len` bytes at `start` in the input buffer: the row lay whole in
+    /// what was read, and the buffer is not read into again while it is
+    /// current.
+    Input { start: usize, len: usize },
 }
 
 /// A column's UTF-8 form of the current row's text value, made by
@@ -1141,6 +1151,7 @@ impl<R> Engine<R> {
         let bytes = match *slot {
             Slot::Null => None,
             Slot::Value { start, len } => Some(&self.row[start..start + len]),
+            Slot::Input { start, len } => Some(&self.input[start..start + len]),
             Slot::Unread => {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidInput,
@@ -1303,6 +1314,44 @@ impl<R: AsyncRead + Unpin> Engine<R> {
         }
     }
 
+    /// Reads the row that starts the current piece in one walk, if it lies
+    /// whole there: its values stay in the input buffer, and the row buffer
+    /// holds only the PLP values it joins. Only a row within the row
+    /// buffer's length is taken, so a row that would not fit there read in
+    /// pieces is left to the reader's steps, which say so; either way the
+    /// same rows are read, and the same row is refused.
+    fn whole_row(&mut self, meta: &mut OwnedMetadata) -> bool {
+        let (start, end) = self.piece;
+        let reach = (end - start).min(1 + self.row.len());
+        let mut bytes = &self.input[start..start + reach];
+        let (reader, row, slots) = (&mut self.reader, &mut self.row[..], &mut self.slots);
+        let kind = meta.with_mut(|meta| {
+            let whole = reader.whole_row(&mut bytes, meta, row)?;
+            let places = whole.values().zip(whole.sources());
+            for (slot, (value, source)) in slots.iter_mut().zip(places) {
+                let len = value.bytes().map_or(0, <[u8]>::len);
+                *slot = match source {
+                    None => Slot::Null,
+                    Some(ValueSource::Chunk { offset }) => Slot::Input {
+                        start: start + offset,
+                        len,
+                    },
+                    Some(ValueSource::Buffer { offset }) => Slot::Value { start: offset, len },
+                    Some(ValueSource::Inline) => Slot::Unread,
+                };
+            }
+            Some(whole.kind())
+        });
+        let Some(kind) = kind else {
+            return false;
+        };
+        self.piece.0 = start + reach - bytes.len();
+        self.row_kind = kind;
+        self.has_row = true;
+        self.texts.iter_mut().for_each(TextForm::forget);
+        true
+    }
+
     /// Stops the stream at a defect: every later call returns it again
     /// (the reader and de-framer repeat their own errors, but not those of
     /// `finish`, nor the stream's).
@@ -1315,6 +1364,9 @@ impl<R: AsyncRead + Unpin> Engine<R> {
     /// it returns. `None`: nothing for the phase logic (a value, a message,
     /// or the piece is used up).
     fn feed(&mut self, meta: &mut OwnedMetadata) -> io::Result<Option<Step>> {
+        if !self.in_row && self.whole_row(meta) {
+            return Ok(Some(Step::RowEnd));
+        }
         let (start, end) = self.piece;
         let mut bytes = &self.input[start..end];
         // An event's value borrows the input buffer (it lay whole in the
@@ -1343,7 +1395,7 @@ impl<R: AsyncRead + Unpin> Engine<R> {
                     let len = value.bytes().map_or(0, <[u8]>::len);
                     let loc = match source {
                         None => Loc::Null,
-                        Some(ValueSource::Buffer) => Loc::Row(free, len),
+                        Some(ValueSource::Buffer { offset }) => Loc::Row(free + offset, len),
                         Some(ValueSource::Chunk { offset }) => Loc::Input(start + offset, len),
                         Some(ValueSource::Inline) => {
                             let data = value.bytes().unwrap_or_default();

@@ -116,7 +116,7 @@ pub use owned::OwnedMetadata;
 pub use packet::{HEADER_LEN, MAX_PACKET_LEN, PacketHeader, PacketStatus, PacketType};
 pub use reader::{
     DEFAULT_ARENA_LIMIT, Event, INLINE_VALUE_LEN, LargeValues, MAX_COLUMNS, MetaPart, Metadata,
-    Reader, ReaderState, RowValues, Token, ValuePart, ValueSource, WholeRow,
+    Reader, ReaderState, RowSources, RowValues, Token, ValuePart, ValueSource, WholeRow,
 };
 pub use returnstatus::ReturnStatus;
 pub use returnvalue::ReturnValue;

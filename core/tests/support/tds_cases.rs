@@ -15,7 +15,7 @@ use std::vec::Vec;
 use leanwire_core::bumpalo::Bump;
 use leanwire_core::tds::{
     Deframer, EnvValue, ErrorKind, Event, FeatureId, LargeValues, Metadata, PacketHeader, Reader,
-    Site, SqlValue, Status, TdsVersion, Time, Token, TokenType, Value,
+    Site, SqlValue, Status, TdsVersion, Time, Token, TokenType, Value, ValueSource,
 };
 use serde_json::{Value as Json, json};
 
@@ -411,6 +411,7 @@ pub fn read_rows(
         let (mut chunk, tail) = rest.split_at(n);
         rest = tail;
         loop {
+            let before = chunk;
             if rows == Rows::Whole
                 && let Some(row) = reader.whole_row(&mut chunk, &meta, &mut buf)
             {
@@ -420,6 +421,26 @@ pub fn read_rows(
                 }
                 run.events.push(event_json(&Event::RowEnd));
                 whole_rows += 1;
+                let values: Vec<Option<Vec<u8>>> = row
+                    .values()
+                    .map(|v| v.bytes().map(<[u8]>::to_vec))
+                    .collect();
+                let sources: Vec<Option<ValueSource>> = row.sources().collect();
+                assert_eq!(sources.len(), values.len(), "a source per value");
+                for (value, source) in values.iter().zip(sources) {
+                    let at = |bytes: &[u8], offset: usize, len: usize| {
+                        bytes[offset..offset + len].to_vec()
+                    };
+                    let found = source.map(|source| match (source, value) {
+                        (ValueSource::Chunk { offset }, Some(v)) => at(before, offset, v.len()),
+                        (ValueSource::Buffer { offset }, Some(v)) => at(&buf, offset, v.len()),
+                        _ => panic!("{source:?} for a whole row's value {value:?}"),
+                    });
+                    assert_eq!(
+                        &found, value,
+                        "a whole row's value is where its source says"
+                    );
+                }
                 continue;
             }
             match reader.next(&mut chunk, &mut meta, &mut buf) {

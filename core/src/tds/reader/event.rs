@@ -201,8 +201,12 @@ pub enum ValueSource {
         /// The offset of the first byte in the chunk.
         offset: usize,
     },
-    /// At the start of the buffer passed to that call.
-    Buffer,
+    /// In the buffer passed to that call, `offset` bytes from its start
+    /// (always 0 for an event's value).
+    Buffer {
+        /// The offset of the first byte in the buffer.
+        offset: usize,
+    },
     /// Inside the reader, at most [`INLINE_VALUE_LEN`] bytes, until the next call.
     Inline,
 }

@@ -37,7 +37,7 @@ mod whole_row;
 pub use event::{Event, Token, ValueSource};
 pub use metadata::{DEFAULT_ARENA_LIMIT, Metadata};
 pub use state::{MetaPart, ReaderState, ValuePart};
-pub use whole_row::{RowValues, WholeRow};
+pub use whole_row::{RowSources, RowValues, WholeRow};
 
 /// Bytes of fixed scratch space: enough for any fixed field (a DONE body,
 /// a PLP total, a TYPE_INFO, a text pointer length) and for whole values
@@ -833,7 +833,7 @@ impl Reader {
                             offset: (at - self.call_at) as usize,
                         }),
                     ),
-                    Some(Src::Buf(n)) => (Some(&buf[..n]), Some(ValueSource::Buffer)),
+                    Some(Src::Buf(n)) => (Some(&buf[..n]), Some(ValueSource::Buffer { offset: 0 })),
                     Some(Src::Scratch(n)) => {
                         (Some(&self.cursor.scratch[..n]), Some(ValueSource::Inline))
                     }

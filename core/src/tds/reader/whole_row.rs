@@ -6,6 +6,7 @@ use crate::tds::row::RowKind;
 use crate::tds::type_info::Layout;
 use crate::tds::value::Value;
 
+use super::ValueSource;
 use super::large::{PLP_NULL, PLP_UNKNOWN};
 use super::plan::Plan;
 
@@ -59,6 +60,18 @@ impl<'r> WholeRow<'r> {
             column: 0,
         }
     }
+
+    /// Where each value's bytes lie, in column order: in the input passed
+    /// to [`Reader::whole_row`](super::Reader::whole_row), counted from its
+    /// token byte, or in the buffer passed to it; `None` for a NULL. What a
+    /// caller needs to keep a value once the row, which borrows both, is
+    /// gone.
+    pub fn sources(&self) -> RowSources<'r> {
+        RowSources {
+            row: *self,
+            column: 0,
+        }
+    }
 }
 
 /// The values of a [`WholeRow`], in column order.
@@ -94,6 +107,40 @@ impl<'r> Iterator for RowValues<'r> {
 }
 
 impl ExactSizeIterator for RowValues<'_> {}
+
+/// Where the values of a [`WholeRow`] lie, in column order.
+#[derive(Clone, Debug)]
+pub struct RowSources<'r> {
+    row: WholeRow<'r>,
+    column: usize,
+}
+
+impl Iterator for RowSources<'_> {
+    type Item = Option<ValueSource>;
+
+    fn next(&mut self) -> Option<Option<ValueSource>> {
+        let (start, len) = read_entry(self.row.index.get(self.column * ENTRY..)?)?;
+        self.column += 1;
+        Some(match (len, start & JOINED) {
+            (NULL_LEN, _) => None,
+            // The body follows the token byte.
+            (_, 0) => Some(ValueSource::Chunk {
+                offset: 1 + start as usize,
+            }),
+            // The joined values follow the index.
+            (_, _) => Some(ValueSource::Buffer {
+                offset: self.row.index.len() + (start & !JOINED) as usize,
+            }),
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.row.columns.len() - self.column;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for RowSources<'_> {}
 
 /// Reads the ROW or NBCROW token whose body starts `input` (the token byte
 /// already taken), if it lies whole there and every value is one this walk
