@@ -560,19 +560,10 @@ impl<'r> Field<'r> {
     }
 
     /// The core's lazy view of the value (NULL included), which decodes to
-    /// a [`SqlValue`] and prints every type.
-    ///
-    /// # Errors
-    ///
-    /// [`InvalidData`](io::ErrorKind::InvalidData) if the bytes do not fit
-    /// the type, which the reader already checked: never, in practice.
-    pub fn value(&self) -> io::Result<Value<'r>> {
-        Value::new(self.column.type_info, self.bytes).ok_or_else(|| {
-            io::Error::new(
-                io::ErrorKind::InvalidData,
-                format!("{}: the value does not fit its type", self.describe()),
-            )
-        })
+    /// a [`SqlValue`] and prints every type. The reader checked the bytes
+    /// as it read them, so nothing is checked again.
+    pub fn value(&self) -> Value<'r> {
+        Value::new_unchecked(self.column.type_info, self.bytes)
     }
 
     /// The value, or an error for NULL: for [`FromSql`] impls of types that
@@ -588,7 +579,7 @@ impl<'r> Field<'r> {
                 format!("{} is NULL: read it as an Option", self.describe()),
             ));
         }
-        self.value()
+        Ok(self.value())
     }
 
     /// The error for a value that does not convert to `wanted` (a Rust
@@ -612,10 +603,7 @@ impl<'r> Field<'r> {
 impl fmt::Display for Field<'_> {
     /// The value as [`SqlValue`] prints it: `NULL`, `42`, `12.3400`, text.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.value() {
-            Ok(value) => write!(f, "{value}"),
-            Err(_) => f.write_str("<invalid>"),
-        }
+        write!(f, "{}", self.value())
     }
 }
 
@@ -738,13 +726,13 @@ impl<'r> FromSql<'r> for Vec<u8> {
 
 impl<'r> FromSql<'r> for Value<'r> {
     fn from_sql(field: &Field<'r>) -> io::Result<Self> {
-        field.value()
+        Ok(field.value())
     }
 }
 
 impl<'r> FromSql<'r> for SqlValue<'r> {
     fn from_sql(field: &Field<'r>) -> io::Result<Self> {
-        field.value().map(|value| value.get())
+        Ok(field.value().get())
     }
 }
 

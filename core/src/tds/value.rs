@@ -160,8 +160,8 @@ impl fmt::Display for SqlValue<'_> {
 /// PLP chunks joined, a TEXT value without its text pointer. They borrow the
 /// chunk the value arrived in when it lay in one piece, and otherwise the
 /// reader's scratch space (values up to 32 bytes) or the caller's row
-/// buffer. The reader checked them when it read them, so decoding cannot
-/// fail.
+/// buffer. The reader checked them when it read them (as [`new`](Self::new)
+/// checks bytes from elsewhere), so decoding cannot fail.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Value<'a> {
     type_info: TypeInfo<'a>,
@@ -184,8 +184,11 @@ impl<'a> Value<'a> {
         Some(Value { type_info, data })
     }
 
-    /// A view the reader already checked.
-    pub(crate) const fn checked(type_info: TypeInfo<'a>, data: Option<&'a [u8]>) -> Value<'a> {
+    /// A view over `data` that is not checked again: for bytes a
+    /// [`Reader`](super::Reader) checked as it read them, and that the
+    /// caller kept, so that reading them again costs nothing. Bytes that do
+    /// not fit `type_info` decode to unspecified values, never to a panic.
+    pub const fn new_unchecked(type_info: TypeInfo<'a>, data: Option<&'a [u8]>) -> Value<'a> {
         Value { type_info, data }
     }
 
@@ -450,6 +453,31 @@ mod tests {
             max_len,
             ..TypeInfo::new(data_type)
         }
+    }
+
+    #[test]
+    fn unchecked_views_decode_as_checked_ones_and_never_panic() {
+        // Lengths around every fixed size, with bytes that fail most checks
+        // (lone surrogates, sign bytes past 1, days past any calendar), and
+        // bytes that pass many.
+        let odd: std::vec::Vec<u8> = (0..40u8).map(|i| 0xd8 ^ i.wrapping_mul(37)).collect();
+        let plain = [1u8; 40];
+        let mut checked = 0;
+        for ti in crate::tds::type_info::every_type_info() {
+            for bytes in [&odd[..], &plain[..]] {
+                for len in 0..bytes.len() {
+                    let data = Some(&bytes[..len]);
+                    let value = Value::new_unchecked(ti, data);
+                    assert_eq!(value.bytes(), data);
+                    let (sql, text) = (value.get(), value.to_string());
+                    if let Some(value) = Value::new(ti, data) {
+                        assert_eq!((value.get(), value.to_string()), (sql, text), "{ti:?}");
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked} views passed the checks");
     }
 
     #[test]

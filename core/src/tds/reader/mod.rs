@@ -840,7 +840,7 @@ impl Reader {
                 };
                 Event::Value {
                     column,
-                    value: Value::checked(type_info, data),
+                    value: Value::new_unchecked(type_info, data),
                     source,
                 }
             }

@@ -449,7 +449,7 @@ impl RowMachine {
         });
         Ok(Some((
             column,
-            Value::checked(ti, value.map(|(data, _)| data)),
+            Value::new_unchecked(ti, value.map(|(data, _)| data)),
             source,
         )))
     }

@@ -97,7 +97,7 @@ impl<'r> Iterator for RowValues<'r> {
                 self.row.joined.get(start..start + len as usize)
             }
         };
-        Some(Value::checked(column.type_info, data))
+        Some(Value::new_unchecked(column.type_info, data))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
