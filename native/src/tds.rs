@@ -958,7 +958,7 @@ enum Slot {
     Unread,
     /// NULL.
     Null,
-    /// `len` bytes at `start`.
+    /// `len` bytes at `start` in the row buffer.
     Value { start: usize, len: usize },
     /// `len` bytes at `start` in the input buffer: the row lay whole in
     /// what was read, and the buffer is not read into again while it is
