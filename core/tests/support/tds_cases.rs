@@ -415,29 +415,19 @@ pub fn read_rows(
             if rows == Rows::Whole
                 && let Some(row) = reader.whole_row(&mut chunk, &meta, &mut buf)
             {
+                assert_eq!(row.sources().len(), row.len(), "a source per value");
                 run.events.push(event_json(&Event::RowStart(row.kind())));
-                for (column, value) in row.values().enumerate() {
+                let mut placed = Vec::new();
+                for (column, (value, source)) in row.values().zip(row.sources()).enumerate() {
                     run.events.push(value_event_json(column as u16, &value));
+                    placed.push((value.bytes().map(<[u8]>::to_vec), source));
                 }
                 run.events.push(event_json(&Event::RowEnd));
                 whole_rows += 1;
-                let values: Vec<Option<Vec<u8>>> = row
-                    .values()
-                    .map(|v| v.bytes().map(<[u8]>::to_vec))
-                    .collect();
-                let sources: Vec<Option<ValueSource>> = row.sources().collect();
-                assert_eq!(sources.len(), values.len(), "a source per value");
-                for (value, source) in values.iter().zip(sources) {
-                    let at = |bytes: &[u8], offset: usize, len: usize| {
-                        bytes[offset..offset + len].to_vec()
-                    };
-                    let found = source.map(|source| match (source, value) {
-                        (ValueSource::Chunk { offset }, Some(v)) => at(before, offset, v.len()),
-                        (ValueSource::Buffer { offset }, Some(v)) => at(&buf, offset, v.len()),
-                        _ => panic!("{source:?} for a whole row's value {value:?}"),
-                    });
+                for (value, source) in placed {
                     assert_eq!(
-                        &found, value,
+                        placed_bytes(source, value.as_deref(), before, &buf),
+                        value,
                         "a whole row's value is where its source says"
                     );
                 }
@@ -457,6 +447,23 @@ pub fn read_rows(
         run.finish = Some((e.kind(), e.offset() - base));
     }
     (run, whole_rows)
+}
+
+/// The bytes `source` points at, as long as `value`: in `chunk`, the input
+/// the row was read from, or in `buf`; `None` for a NULL.
+fn placed_bytes(
+    source: Option<ValueSource>,
+    value: Option<&[u8]>,
+    chunk: &[u8],
+    buf: &[u8],
+) -> Option<Vec<u8>> {
+    let (bytes, offset) = match (source?, value) {
+        (ValueSource::Chunk { offset }, Some(_)) => (chunk, offset),
+        (ValueSource::Buffer { offset }, Some(_)) => (buf, offset),
+        (source, value) => panic!("{source:?} for a whole row's value {value:?}"),
+    };
+    let len = value.map_or(0, <[u8]>::len);
+    Some(bytes[offset..offset + len].to_vec())
 }
 
 /// Events grouped the way tedious reports them: rows as one object with
