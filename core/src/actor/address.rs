@@ -304,8 +304,11 @@ fn split_dotnet(input: &str) -> Result<(Address<'_>, &str), Error> {
         return Err(Error::new(ErrorKind::MissingScheme, colon));
     }
     let protocol = &input[..colon];
-    let p = protocol.as_bytes();
-    if !(p[0] | 0x20 == b'a' && p[1] | 0x20 == b'k' && p[2] | 0x20 == b'k' && p[3] | 0x20 == b'a') {
+    // `akka` in any case: setting bit 5 lowercases the four letters at once.
+    let starts_akka = protocol.as_bytes().first_chunk::<4>().is_some_and(|first| {
+        u32::from_le_bytes(*first) | 0x2020_2020 == u32::from_le_bytes(*b"akka")
+    });
+    if !starts_akka {
         return Err(Error::new(ErrorKind::UnsupportedProtocol, 0));
     }
     let authority_at = colon + 3;

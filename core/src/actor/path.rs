@@ -41,6 +41,8 @@ pub struct ActorPath<'a> {
     /// The last element's name, without its `#uid`.
     leaf: Option<&'a str>,
     uid: Option<i32>,
+    /// The text the path was parsed from; empty for a path made from parts.
+    source: &'a str,
 }
 
 impl<'a> ActorPath<'a> {
@@ -55,8 +57,8 @@ impl<'a> ActorPath<'a> {
         let (address, rest) = Address::split(input, dialect)?;
         let at = input.len() - rest.len();
         let path = match dialect {
-            Dialect::DotNet => Self::from_parts(address, rest),
-            Dialect::Jvm => Self::with_jvm_path(address, rest),
+            Dialect::DotNet => Self::with_dotnet_path(address, rest, input),
+            Dialect::Jvm => Self::with_jvm_path(address, rest, input),
         };
         path.map_err(|e| e.shifted(at))
     }
@@ -68,6 +70,7 @@ impl<'a> ActorPath<'a> {
             parents: "",
             leaf: None,
             uid: None,
+            source: "",
         }
     }
 
@@ -76,6 +79,16 @@ impl<'a> ActorPath<'a> {
     /// address's dialect: split on `/`, empty segments skipped, `#uid` read
     /// from the last segment only. Error offsets are relative to `path`.
     pub fn from_parts(address: Address<'a>, path: &'a str) -> Result<Self, Error> {
+        Self::with_dotnet_path(address, path, "")
+    }
+
+    /// Akka.NET's path rules (see [`ActorPath::from_parts`]), for a path
+    /// read from `source`.
+    fn with_dotnet_path(
+        address: Address<'a>,
+        path: &'a str,
+        source: &'a str,
+    ) -> Result<Self, Error> {
         let last_slash = rfind(path, b'/');
         let last_at = last_slash.map_or(0, |i| i + 1);
         let parents = &path[..last_slash.unwrap_or(0)];
@@ -86,6 +99,7 @@ impl<'a> ActorPath<'a> {
                 parents,
                 leaf: None,
                 uid: None,
+                source,
             });
         }
         let (leaf, uid) = match find(last, b'#') {
@@ -103,11 +117,13 @@ impl<'a> ActorPath<'a> {
             parents,
             leaf: Some(leaf),
             uid,
+            source,
         })
     }
 
-    /// Akka JVM's path, query and fragment rules from `java.net.URI`.
-    fn with_jvm_path(address: Address<'a>, rest: &'a str) -> Result<Self, Error> {
+    /// Akka JVM's path, query and fragment rules from `java.net.URI`, for
+    /// the rest of `source` after its address.
+    fn with_jvm_path(address: Address<'a>, rest: &'a str, source: &'a str) -> Result<Self, Error> {
         let path_end = rest.find(['?', '#']).unwrap_or(rest.len());
         let fragment_at = rest.find('#').map(|i| i + 1);
         let path = &rest[..path_end];
@@ -123,7 +139,10 @@ impl<'a> ActorPath<'a> {
         // `ActorPath.split` drops everything before the first `/`, and with it
         // the fragment of an empty path.
         let Some(last_slash) = path.rfind('/') else {
-            return Ok(ActorPath::root(address));
+            return Ok(ActorPath {
+                source,
+                ..ActorPath::root(address)
+            });
         };
         let parents = &path[..last_slash];
         let last = &path[last_slash + 1..];
@@ -139,6 +158,7 @@ impl<'a> ActorPath<'a> {
             parents,
             leaf,
             uid,
+            source,
         })
     }
 
@@ -246,6 +266,13 @@ impl fmt::Display for ActorPath<'_> {
 
 impl PartialEq for ActorPath<'_> {
     fn eq(&self, other: &Self) -> bool {
+        // The same text read in the same dialect is the same path.
+        if !self.source.is_empty()
+            && self.source == other.source
+            && self.address.dialect() == other.address.dialect()
+        {
+            return true;
+        }
         // Equal text is equal elements; only differing text needs the walk,
         // since empty segments may make different text name the same path.
         self.address == other.address
@@ -408,6 +435,36 @@ mod tests {
         assert_eq!(dotnet("akka://s/a#1"), dotnet("akka://s/a#2"));
         assert_ne!(dotnet("akka://s/a"), dotnet("akka://s/b"));
         assert_ne!(dotnet("akka://s/a"), dotnet("akka://t/a"));
+    }
+
+    #[test]
+    fn equal_text_compares_as_the_walk_does() {
+        // Each text against itself, read in one dialect (equal at once) and
+        // rebuilt from its address and path (which walks), in both dialects.
+        for text in [
+            "akka.tcp://Sys@Host.Example.COM:2552/user/a#7",
+            "akka://s//a///b/",
+            "akka://S",
+            "akka://s/a%20b?q=1#3",
+        ] {
+            for dialect in [Dialect::DotNet, Dialect::Jvm] {
+                let Ok(path) = ActorPath::parse(text, dialect) else {
+                    continue;
+                };
+                let rest = &text[path.address().to_string().len()..];
+                let rebuilt = ActorPath::from_parts(path.address(), rest);
+                assert_eq!(path, ActorPath::parse(text, dialect).unwrap(), "{text}");
+                if let (Dialect::DotNet, Ok(rebuilt)) = (dialect, rebuilt) {
+                    assert_eq!(path, rebuilt, "{text}");
+                }
+            }
+        }
+        // The same text in two dialects is one path only if the walk says so:
+        // Akka.NET lowercases the host, Akka JVM does not.
+        let text = "akka://sys@HOST:1/a";
+        let (net, jvm) = (dotnet(text), jvm(text).unwrap());
+        assert_ne!(net, jvm);
+        assert_eq!(net, dotnet("akka://sys@host:1/a"));
     }
 
     #[test]
