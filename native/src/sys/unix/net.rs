@@ -566,20 +566,35 @@ impl<H: Handler> Worker<'_, H> {
 
     /// Stops accepting, then lets each connection finish the request in
     /// progress and close; one the pool has is told when it is back.
+    ///
+    /// Input may have arrived after this turn's events were taken, and it
+    /// may begin a request: each connection reads what is there before it
+    /// is told to drain, so that it is not taken for idle and closed.
     fn start_drain(&mut self) {
         self.listener = None;
         self.drain_until = Some(later(self.now, self.shared.config.shutdown_timeout));
         for token in 0..self.slots.len() {
-            if let Slot {
-                stream: Some(_),
-                conn: Some(conn),
-                ..
-            } = &mut self.slots[token]
-                && !conn.is_lingering()
-            {
+            if self.serving(token).is_none() {
+                continue;
+            }
+            self.drive(token);
+            if let Some(conn) = self.serving(token) {
                 conn.drain();
                 self.drive(token);
             }
+        }
+    }
+
+    /// The connection in `token`'s slot, if it is open, here rather than
+    /// with the pool, and not lingering after its close.
+    fn serving(&mut self, token: usize) -> Option<&mut Connection> {
+        match &mut self.slots[token] {
+            Slot {
+                stream: Some(_),
+                conn: Some(conn),
+                ..
+            } if !conn.is_lingering() => Some(&mut **conn),
+            _ => None,
         }
     }
 }
