@@ -302,3 +302,7 @@ export declare const RECURSION_AVAILABLE: number;
 export declare const AUTHENTIC_DATA: number;
 export declare const CHECKING_DISABLED: number;
 export declare const DNSSEC_OK: number;
+
+/** Every export above, as `import dnsPacket from "leanwire/dns-packet"` gives it, the way ESM code imports dns-packet itself. */
+declare const dnsPacket: typeof import("./dns-packet.js");
+export default dnsPacket;

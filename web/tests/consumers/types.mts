@@ -10,7 +10,7 @@ import type {
   TdsOptions, TdsToken, TdsValue, TdsExactValue, TdsColumn,
 } from "leanwire";
 
-import * as dnsPacket from "leanwire/dns-packet";
+import dnsPacket from "leanwire/dns-packet";
 import type { DecodedPacket, Packet } from "leanwire/dns-packet";
 
 function check(condition: boolean, what: string): void {

@@ -1,5 +1,5 @@
 import init, * as leanwire from "leanwire";
-import * as dnsPacket from "leanwire/dns-packet";
+import dnsPacket from "leanwire/dns-packet";
 import { checkDnsPacket, checkLeanwire } from "../checks.mjs";
 
 const result = document.getElementById("result");
