@@ -457,12 +457,11 @@ fn placed_bytes(
     chunk: &[u8],
     buf: &[u8],
 ) -> Option<Vec<u8>> {
-    let (bytes, offset) = match (source?, value) {
-        (ValueSource::Chunk { offset }, Some(_)) => (chunk, offset),
-        (ValueSource::Buffer { offset }, Some(_)) => (buf, offset),
+    let (bytes, offset, len) = match (source?, value) {
+        (ValueSource::Chunk { offset }, Some(value)) => (chunk, offset, value.len()),
+        (ValueSource::Buffer { offset }, Some(value)) => (buf, offset, value.len()),
         (source, value) => panic!("{source:?} for a whole row's value {value:?}"),
     };
-    let len = value.map_or(0, <[u8]>::len);
     Some(bytes[offset..offset + len].to_vec())
 }
 
