@@ -53,11 +53,23 @@ impl<'a> Folded<'a> {
 
     /// The text as it reads, when that is the original text unchanged.
     pub fn as_str(&self) -> Option<&'a str> {
-        if !self.lower || self.chars().eq(self.raw.chars()) {
-            Some(self.raw)
-        } else {
-            None
+        if !self.lower {
+            return Some(self.raw);
         }
+        // Up to the first byte that might fold, the text reads as it is.
+        let Some(at) = self.raw.bytes().position(Self::would_fold) else {
+            return Some(self.raw);
+        };
+        if self.raw.as_bytes()[at].is_ascii_uppercase() {
+            return None;
+        }
+        // A non-ASCII character, which may or may not have a lowercase form
+        // of its own; `at` is its first byte, so a char boundary.
+        let rest = &self.raw[at..];
+        Folded::folding_if(rest, true)
+            .chars()
+            .eq(rest.chars())
+            .then_some(self.raw)
     }
 
     /// Whether the text reads as nothing at all.
@@ -215,6 +227,29 @@ mod tests {
     fn lowercase_without_uppercase_is_plain() {
         assert_eq!(Folded::lowercase("akka").as_str(), Some("akka"));
         assert_eq!(Folded::lowercase("héllo").as_str(), Some("héllo"));
+    }
+
+    #[test]
+    fn as_str_is_the_text_when_folding_changes_nothing() {
+        for text in [
+            "",
+            "host",
+            "HOST",
+            "hOst",
+            "héllo",
+            "hÉllo",
+            "héLlo",
+            "ÄÖ",
+            "ß",
+            "İ",
+            "a\u{1f600}B",
+        ] {
+            for folds in [false, true] {
+                let f = Folded::folding_if(text, folds || text.bytes().any(Folded::would_fold));
+                let unchanged = f.chars().eq(text.chars());
+                assert_eq!(f.as_str(), unchanged.then_some(text), "{text:?}");
+            }
+        }
     }
 
     #[test]
