@@ -95,49 +95,60 @@ impl Deframer {
     /// Each packet yields one or more pieces; the last has `packet_end` set.
     /// A packet length below 8 or above 32768 is an error at the offset of
     /// its length field, and every later call returns the same error.
+    #[inline]
     pub fn next<'c>(&mut self, input: &mut &'c [u8]) -> Result<Status<Payload<'c>>> {
+        match self.current {
+            Some(header) => Ok(self.payload(header, input)),
+            None => self.next_packet(input),
+        }
+    }
+
+    /// Reads the next packet's header, then hands out the first piece of
+    /// its payload. Out of line: it runs once a packet.
+    #[inline(never)]
+    fn next_packet<'c>(&mut self, input: &mut &'c [u8]) -> Result<Status<Payload<'c>>> {
         if let Some(e) = self.failed {
             return Err(e);
         }
-        let header = match self.current {
-            Some(header) => header,
-            None => {
-                let have = usize::from(self.have);
-                let take = (HEADER_LEN - have).min(input.len());
-                self.header[have..have + take].copy_from_slice(&input[..take]);
-                *input = &input[take..];
-                self.pos += take as u64;
-                self.have += take as u8;
-                if usize::from(self.have) < HEADER_LEN {
-                    return Ok(Status::Partial);
-                }
-                self.have = 0;
-                let start = self.pos - HEADER_LEN as u64;
-                let header = match PacketHeader::from_bytes(&self.header) {
-                    Ok(header) => header,
-                    Err(e) => {
-                        let e = error_at(e.kind(), start + e.offset() as u64);
-                        self.failed = Some(e);
-                        return Err(e);
-                    }
-                };
-                self.left = header.length - HEADER_LEN as u16;
-                self.at_message_start = false;
-                if self.left == 0 {
-                    self.at_message_start = header.status.is_eom();
-                    return Ok(Status::Complete(Payload {
-                        header,
-                        bytes: &[],
-                        packet_end: true,
-                        message_end: header.status.is_eom(),
-                    }));
-                }
-                self.current = Some(header);
-                header
+        let have = usize::from(self.have);
+        let take = (HEADER_LEN - have).min(input.len());
+        self.header[have..have + take].copy_from_slice(&input[..take]);
+        *input = &input[take..];
+        self.pos += take as u64;
+        self.have += take as u8;
+        if usize::from(self.have) < HEADER_LEN {
+            return Ok(Status::Partial);
+        }
+        self.have = 0;
+        let start = self.pos - HEADER_LEN as u64;
+        let header = match PacketHeader::from_bytes(&self.header) {
+            Ok(header) => header,
+            Err(e) => {
+                let e = error_at(e.kind(), start + e.offset() as u64);
+                self.failed = Some(e);
+                return Err(e);
             }
         };
+        self.left = header.length - HEADER_LEN as u16;
+        self.at_message_start = false;
+        if self.left == 0 {
+            self.at_message_start = header.status.is_eom();
+            return Ok(Status::Complete(Payload {
+                header,
+                bytes: &[],
+                packet_end: true,
+                message_end: header.status.is_eom(),
+            }));
+        }
+        self.current = Some(header);
+        Ok(self.payload(header, input))
+    }
+
+    /// The next piece of the payload of `header`, the current packet.
+    #[inline]
+    fn payload<'c>(&mut self, header: PacketHeader, input: &mut &'c [u8]) -> Status<Payload<'c>> {
         if input.is_empty() {
-            return Ok(Status::Partial);
+            return Status::Partial;
         }
         let take = usize::from(self.left).min(input.len());
         let (bytes, rest) = input.split_at(take);
@@ -149,12 +160,12 @@ impl Deframer {
             self.current = None;
             self.at_message_start = header.status.is_eom();
         }
-        Ok(Status::Complete(Payload {
+        Status::Complete(Payload {
             header,
             bytes,
             packet_end,
             message_end: packet_end && header.status.is_eom(),
-        }))
+        })
     }
 
     /// The caller's word that the stream ended: `Ok` between packets, else

@@ -26,6 +26,7 @@ impl Cursor {
     }
 
     /// Takes up to `n` bytes from the front of `input`.
+    #[inline]
     pub(super) fn take<'c>(&mut self, input: &mut &'c [u8], n: usize) -> &'c [u8] {
         let (taken, rest) = input.split_at(n.min(input.len()));
         *input = rest;
@@ -46,6 +47,23 @@ impl Cursor {
             self.have = (have + taken.len()) as u8;
             false
         }
+    }
+
+    /// Takes all of `input` into a `need`-byte field when the field needs
+    /// more than that, as [`fill`](Self::fill) would; `false`, with nothing
+    /// taken, when `input` completes it.
+    #[inline]
+    pub(super) fn gather(&mut self, input: &mut &[u8], need: usize) -> bool {
+        let have = usize::from(self.have);
+        let to = have + input.len();
+        if to >= need {
+            return false;
+        }
+        self.scratch[have..to].copy_from_slice(input);
+        self.pos += input.len() as u64;
+        self.have = to as u8;
+        *input = &[];
+        true
     }
 
     /// A little-endian unsigned integer from `scratch[..width]`.

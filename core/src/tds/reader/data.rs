@@ -127,10 +127,16 @@ impl Checks {
 
     /// `piece`, whose first byte is at stream offset `at`, arrived.
     pub(super) fn piece(&mut self, cx: &ValueCx<'_, '_>, piece: &[u8], at: u64) -> Result<()> {
+        self.feed(piece, at)
+            .map_err(|bad| error_at(ErrorKind::InvalidUcs2(cx.site()), bad))
+    }
+
+    /// [`piece`](Self::piece), failing with the stream offset of a bad
+    /// UCS-2 unit.
+    #[inline]
+    pub(super) fn feed(&mut self, piece: &[u8], at: u64) -> core::result::Result<(), u64> {
         match &mut self.ucs2 {
-            Some(check) => check
-                .feed(piece, at)
-                .map_err(|bad| error_at(ErrorKind::InvalidUcs2(cx.site()), bad)),
+            Some(check) => check.feed(piece, at),
             None => Ok(()),
         }
     }
@@ -205,6 +211,61 @@ impl Data {
     /// Whether the value is handed out in pieces.
     pub(super) fn streams(&self) -> bool {
         self.dest == Dest::Stream
+    }
+
+    /// Takes all of `input` into the value being assembled when the value
+    /// needs more bytes than that, so that nothing can be handed out: the
+    /// step of a value split across many small chunks, done without the
+    /// machine's dispatch. `Ok(false)`, with nothing taken, leaves `input`
+    /// to [`step`](Self::step); an error is the stream offset of a bad
+    /// UCS-2 unit.
+    #[inline]
+    pub(super) fn gather(
+        &mut self,
+        cursor: &mut Cursor,
+        input: &mut &[u8],
+        buf: &mut [u8],
+    ) -> core::result::Result<bool, u64> {
+        let n = input.len();
+        if n >= self.left as usize {
+            return Ok(false);
+        }
+        let from = (self.len - self.left) as usize;
+        let to = from + n;
+        match self.dest {
+            Dest::Scratch => cursor.scratch[from..to].copy_from_slice(input),
+            Dest::Buf => match buf.get_mut(from..to) {
+                Some(place) => place.copy_from_slice(input),
+                None => return Ok(false),
+            },
+            Dest::Skip => {}
+            Dest::Borrow | Dest::Stream => return Ok(false),
+        }
+        let at = cursor.pos;
+        let piece = cursor.take(input, n);
+        self.left -= n as u32;
+        self.checks.feed(piece, at)?;
+        Ok(true)
+    }
+
+    /// The next piece of a value handed out in pieces, from the front of
+    /// `input`, without the machine's dispatch: `Ok(None)`, with nothing
+    /// taken, for a value read otherwise, or when the value is over or
+    /// `input` is empty. An error is the stream offset of a bad UCS-2 unit.
+    #[inline]
+    pub(super) fn piece<'c>(
+        &mut self,
+        cursor: &mut Cursor,
+        input: &mut &'c [u8],
+    ) -> core::result::Result<Option<&'c [u8]>, u64> {
+        if self.dest != Dest::Stream || self.left == 0 || input.is_empty() {
+            return Ok(None);
+        }
+        let at = cursor.pos;
+        let piece = cursor.take(input, self.left as usize);
+        self.left -= piece.len() as u32;
+        self.checks.feed(piece, at)?;
+        Ok(Some(piece))
     }
 
     /// Reads on from the front of `input`.

@@ -4,6 +4,7 @@
 //! by piece, resumable at any byte: borrowed whole, assembled in the
 //! caller's buffer, handed out in pieces, or passed over.
 
+use super::cursor::Cursor;
 use super::data::{Checks, Data, Dest, ValueCx, ValueStep};
 use super::{Src, ValuePart};
 use crate::tds::error::{ErrorKind, Result, error_at};
@@ -150,6 +151,71 @@ impl LargeMachine {
                 })
             }
         }
+    }
+
+    /// Takes all of `input` into the value when the field being read (a
+    /// length, a TEXT value's data, a PLP chunk's) needs more than that and
+    /// nothing is handed out for it: see [`Data::gather`]. `Ok(false)`,
+    /// with nothing taken, leaves `input` to [`step`](Self::step).
+    #[inline]
+    pub(super) fn gather(
+        &mut self,
+        cursor: &mut Cursor,
+        input: &mut &[u8],
+        buf: &mut [u8],
+    ) -> core::result::Result<bool, u64> {
+        let (left, plp) = match &mut self.part {
+            Part::TextData(data) => return data.gather(cursor, input, buf),
+            Part::Chunk { left, plp } => (left, plp),
+            Part::PlpTotal => return Ok(cursor.gather(input, 8)),
+            Part::ChunkLength(_) | Part::TextLength => return Ok(cursor.gather(input, 4)),
+            Part::TextPointer { .. } => return Ok(false),
+        };
+        let n = input.len();
+        if n >= *left as usize {
+            return Ok(false);
+        }
+        match self.dest {
+            Dest::Buf => {
+                let from = plp.got as usize;
+                let Some(place) = buf.get_mut(from..from + n) else {
+                    return Ok(false);
+                };
+                place.copy_from_slice(input);
+            }
+            Dest::Skip => {}
+            Dest::Borrow | Dest::Scratch | Dest::Stream => return Ok(false),
+        }
+        let at = cursor.pos;
+        let piece = cursor.take(input, n);
+        plp.got += n as u64;
+        *left -= n as u32;
+        plp.checks.feed(piece, at)?;
+        Ok(true)
+    }
+
+    /// The next piece of a streamed TEXT value or PLP chunk: see
+    /// [`Data::piece`].
+    #[inline]
+    pub(super) fn piece<'c>(
+        &mut self,
+        cursor: &mut Cursor,
+        input: &mut &'c [u8],
+    ) -> core::result::Result<Option<&'c [u8]>, u64> {
+        let (left, plp) = match &mut self.part {
+            Part::TextData(data) => return data.piece(cursor, input),
+            Part::Chunk { left, plp } => (left, plp),
+            _ => return Ok(None),
+        };
+        if self.dest != Dest::Stream || *left == 0 || input.is_empty() {
+            return Ok(None);
+        }
+        let at = cursor.pos;
+        let piece = cursor.take(input, *left as usize);
+        plp.got += piece.len() as u64;
+        *left -= piece.len() as u32;
+        plp.checks.feed(piece, at)?;
+        Ok(Some(piece))
     }
 
     /// A PLP chunk's length, or the terminator (a length of 0).

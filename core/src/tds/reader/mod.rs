@@ -367,7 +367,36 @@ impl Reader {
     /// Events that need no more bytes (the end of a row, an NBCROW's NULL
     /// columns) come even from an empty `input`, so call until `Partial`.
     /// After an error the reader stops: every later call returns it again.
+    #[inline]
     pub fn next<'r, 'c: 'r, 'a: 'r>(
+        &'r mut self,
+        input: &mut &'c [u8],
+        meta: &'r mut Metadata<'a>,
+        buf: &'r mut [u8],
+    ) -> Result<Status<Event<'r>>> {
+        // A value split across many small chunks mostly takes this path:
+        // all of `input` goes into the value, and there is nothing to say,
+        // or the value streams, and `input` is its next piece.
+        if let (State::Row, None) = (self.state, self.failed) {
+            match self.row.gather(&mut self.cursor, input, buf) {
+                Ok(true) => return Ok(Status::Partial),
+                Ok(false) => {}
+                Err(e) => return Err(self.fail(e)),
+            }
+            match self.row.piece(&mut self.cursor, input) {
+                Ok(Some((column, bytes))) => {
+                    return Ok(Status::Complete(Event::ValueChunk { column, bytes }));
+                }
+                Ok(None) => {}
+                Err(e) => return Err(self.fail(e)),
+            }
+        }
+        self.next_event(input, meta, buf)
+    }
+
+    /// [`next`](Self::next) beyond its fast path.
+    #[inline(never)]
+    fn next_event<'r, 'c: 'r, 'a: 'r>(
         &'r mut self,
         input: &mut &'c [u8],
         meta: &'r mut Metadata<'a>,
@@ -443,7 +472,22 @@ impl Reader {
     /// assert_eq!(ids, ["42", "7"]);
     /// # Ok::<(), leanwire_core::tds::Error>(())
     /// ```
+    #[inline]
     pub fn whole_row<'r, 'c: 'r, 'a: 'r>(
+        &mut self,
+        input: &mut &'c [u8],
+        meta: &'r Metadata<'a>,
+        buf: &'r mut [u8],
+    ) -> Option<WholeRow<'r>> {
+        if !matches!(self.state, State::Token) {
+            return None;
+        }
+        self.whole_row_at_token(input, meta, buf)
+    }
+
+    /// [`whole_row`](Self::whole_row) at a token's start.
+    #[inline(never)]
+    fn whole_row_at_token<'r, 'c: 'r, 'a: 'r>(
         &mut self,
         input: &mut &'c [u8],
         meta: &'r Metadata<'a>,
@@ -456,8 +500,7 @@ impl Reader {
             _ => return None,
         };
         let columns = meta.columns();
-        let ready = matches!(self.state, State::Token)
-            && self.failed.is_none()
+        let ready = self.failed.is_none()
             && self.generation != 0
             && meta.generation() == self.generation
             && !columns.is_empty()

@@ -420,6 +420,59 @@ impl RowMachine {
         })
     }
 
+    /// Takes all of `input` into the value being assembled, when that
+    /// value needs more: see [`Data::gather`] and [`LargeMachine::gather`].
+    /// `Ok(false)` leaves `input` to [`step`](Self::step).
+    #[inline]
+    pub(super) fn gather(
+        &mut self,
+        cursor: &mut Cursor,
+        input: &mut &[u8],
+        buf: &mut [u8],
+    ) -> Result<bool> {
+        let At::Value { column, ret } = self.at else {
+            return Ok(false);
+        };
+        let gathered = match &mut self.val {
+            Val::Data(data) => data.gather(cursor, input, buf),
+            Val::Large(large) => large.gather(cursor, input, buf),
+            &mut Val::Prefix { width } => return Ok(cursor.gather(input, usize::from(width))),
+            Val::Start => return Ok(false),
+        };
+        gathered.map_err(|bad| {
+            error_at(
+                ErrorKind::InvalidUcs2(value_site(self.kind, column, ret)),
+                bad,
+            )
+        })
+    }
+
+    /// The next piece of a value handed out in pieces, as its column and
+    /// bytes: see [`Data::piece`] and [`LargeMachine::piece`]. `Ok(None)`
+    /// leaves `input` to [`step`](Self::step).
+    #[inline]
+    pub(super) fn piece<'c>(
+        &mut self,
+        cursor: &mut Cursor,
+        input: &mut &'c [u8],
+    ) -> Result<Option<(u16, &'c [u8])>> {
+        let At::Value { column, ret } = self.at else {
+            return Ok(None);
+        };
+        let piece = match &mut self.val {
+            Val::Data(data) => data.piece(cursor, input),
+            Val::Large(large) => large.piece(cursor, input),
+            Val::Start | Val::Prefix { .. } => return Ok(None),
+        };
+        match piece {
+            Ok(piece) => Ok(piece.map(|bytes| (column, bytes))),
+            Err(bad) => Err(error_at(
+                ErrorKind::InvalidUcs2(value_site(self.kind, column, ret)),
+                bad,
+            )),
+        }
+    }
+
     /// A row's value that lies whole in `input` (or a NULL), read straight
     /// into its event without the machine's dispatch; `None` leaves it to
     /// [`step`](Self::step), as [`whole_value`](Self::whole_value) does.
