@@ -7,7 +7,7 @@ use super::data::{Data, Dest, ValueCx, ValueStep, type_info, value_site};
 use super::large::LargeMachine;
 use super::metadata::Metadata;
 use super::{MAX_COLUMNS, Out, ReaderState, Src, ValuePart, ValueSource, le_uint};
-use crate::tds::error::{ErrorKind, Result, Site, error_at};
+use crate::tds::error::{Error, ErrorKind, Result, Site, error_at};
 use crate::tds::row::RowKind;
 use crate::tds::status::Status;
 use crate::tds::token::TokenType;
@@ -439,12 +439,7 @@ impl RowMachine {
             &mut Val::Prefix { width } => return Ok(cursor.gather(input, usize::from(width))),
             Val::Start => return Ok(false),
         };
-        gathered.map_err(|bad| {
-            error_at(
-                ErrorKind::InvalidUcs2(value_site(self.kind, column, ret)),
-                bad,
-            )
-        })
+        gathered.map_err(|bad| self.bad_ucs2(column, ret, bad))
     }
 
     /// The next piece of a value handed out in pieces, as its column and
@@ -466,11 +461,14 @@ impl RowMachine {
         };
         match piece {
             Ok(piece) => Ok(piece.map(|bytes| (column, bytes))),
-            Err(bad) => Err(error_at(
-                ErrorKind::InvalidUcs2(value_site(self.kind, column, ret)),
-                bad,
-            )),
+            Err(bad) => Err(self.bad_ucs2(column, ret, bad)),
         }
+    }
+
+    /// A value's text has a bad UCS-2 unit at stream offset `at`.
+    #[cold]
+    fn bad_ucs2(&self, column: u16, ret: bool, at: u64) -> Error {
+        error_at(ErrorKind::InvalidUcs2(self.site(column, ret)), at)
     }
 
     /// A row's value that lies whole in `input` (or a NULL), read straight
@@ -552,12 +550,7 @@ impl RowMachine {
         let at = cursor.pos;
         let data = cursor.take(input, len as usize);
         if ti.data_type.is_ucs2() {
-            Ucs2Str::new(data).map_err(|bad| {
-                error_at(
-                    ErrorKind::InvalidUcs2(self.site(column, ret)),
-                    at + bad as u64,
-                )
-            })?;
+            Ucs2Str::new(data).map_err(|bad| self.bad_ucs2(column, ret, at + bad as u64))?;
         }
         check_value(ti, data).map_err(|i| {
             error_at(
