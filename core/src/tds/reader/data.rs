@@ -141,6 +141,21 @@ impl Checks {
         }
     }
 
+    /// Takes up to `n` of the value's bytes from the front of `input` and
+    /// checks them, failing with the stream offset of a bad UCS-2 unit.
+    #[inline]
+    pub(super) fn take<'c>(
+        &mut self,
+        cursor: &mut Cursor,
+        input: &mut &'c [u8],
+        n: usize,
+    ) -> core::result::Result<&'c [u8], u64> {
+        let at = cursor.pos;
+        let piece = cursor.take(input, n);
+        self.feed(piece, at)?;
+        Ok(piece)
+    }
+
     /// The last piece arrived.
     pub(super) fn finish(&mut self, cx: &ValueCx<'_, '_>) -> Result<()> {
         match self.ucs2.take() {
@@ -241,10 +256,8 @@ impl Data {
             Dest::Skip => {}
             Dest::Borrow | Dest::Stream => return Ok(false),
         }
-        let at = cursor.pos;
-        let piece = cursor.take(input, n);
+        self.checks.take(cursor, input, n)?;
         self.left -= n as u32;
-        self.checks.feed(piece, at)?;
         Ok(true)
     }
 
@@ -261,10 +274,8 @@ impl Data {
         if self.dest != Dest::Stream || self.left == 0 || input.is_empty() {
             return Ok(None);
         }
-        let at = cursor.pos;
-        let piece = cursor.take(input, self.left as usize);
+        let piece = self.checks.take(cursor, input, self.left as usize)?;
         self.left -= piece.len() as u32;
-        self.checks.feed(piece, at)?;
         Ok(Some(piece))
     }
 

@@ -186,11 +186,9 @@ impl LargeMachine {
             Dest::Skip => {}
             Dest::Borrow | Dest::Scratch | Dest::Stream => return Ok(false),
         }
-        let at = cursor.pos;
-        let piece = cursor.take(input, n);
+        plp.checks.take(cursor, input, n)?;
         plp.got += n as u64;
         *left -= n as u32;
-        plp.checks.feed(piece, at)?;
         Ok(true)
     }
 
@@ -210,11 +208,9 @@ impl LargeMachine {
         if self.dest != Dest::Stream || *left == 0 || input.is_empty() {
             return Ok(None);
         }
-        let at = cursor.pos;
-        let piece = cursor.take(input, *left as usize);
+        let piece = plp.checks.take(cursor, input, *left as usize)?;
         plp.got += piece.len() as u64;
         *left -= piece.len() as u32;
-        plp.checks.feed(piece, at)?;
         Ok(Some(piece))
     }
 
