@@ -97,6 +97,8 @@ impl Deframer {
     /// its length field, and every later call returns the same error.
     #[inline]
     pub fn next<'c>(&mut self, input: &mut &'c [u8]) -> Result<Status<Payload<'c>>> {
+        // A de-framer fails only on a header, so it has no current packet
+        // once it has failed: `next_packet` returns the error.
         match self.current {
             Some(header) => Ok(self.payload(header, input)),
             None => self.next_packet(input),

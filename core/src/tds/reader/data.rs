@@ -179,6 +179,16 @@ impl Checks {
     }
 }
 
+/// What a fast step of a value machine did (see [`Data::fast_step`]).
+#[derive(Copy, Clone, Debug)]
+pub(super) enum Fast<'c> {
+    /// All of the input went into the field or value being read, which
+    /// needs more: there is nothing to hand out.
+    Taken,
+    /// The next piece of a streamed value.
+    Piece(&'c [u8]),
+}
+
 /// The read of `len` data bytes, `left` of them to go.
 #[derive(Copy, Clone, Debug)]
 pub(super) struct Data {
@@ -228,55 +238,42 @@ impl Data {
         self.dest == Dest::Stream
     }
 
-    /// Takes all of `input` into the value being assembled when the value
-    /// needs more bytes than that, so that nothing can be handed out: the
-    /// step of a value split across many small chunks, done without the
-    /// machine's dispatch. `Ok(false)`, with nothing taken, leaves `input`
-    /// to [`step`](Self::step); an error is the stream offset of a bad
-    /// UCS-2 unit.
+    /// One step of the value without the machine's dispatch, when it
+    /// needs no decision: all of `input` goes into a value assembled or
+    /// passed over that needs more than that ([`Fast::Taken`]), or the
+    /// front of it is a streamed value's next piece ([`Fast::Piece`]).
+    /// `Ok(None)`, with nothing taken, leaves `input` to
+    /// [`step`](Self::step); an error is the stream offset of a bad UCS-2
+    /// unit.
     #[inline]
-    pub(super) fn gather(
-        &mut self,
-        cursor: &mut Cursor,
-        input: &mut &[u8],
-        buf: &mut [u8],
-    ) -> core::result::Result<bool, u64> {
-        let n = input.len();
-        if n >= self.left as usize {
-            return Ok(false);
-        }
-        let from = (self.len - self.left) as usize;
-        let to = from + n;
-        match self.dest {
-            Dest::Scratch => cursor.scratch[from..to].copy_from_slice(input),
-            Dest::Buf => match buf.get_mut(from..to) {
-                Some(place) => place.copy_from_slice(input),
-                None => return Ok(false),
-            },
-            Dest::Skip => {}
-            Dest::Borrow | Dest::Stream => return Ok(false),
-        }
-        self.checks.take(cursor, input, n)?;
-        self.left -= n as u32;
-        Ok(true)
-    }
-
-    /// The next piece of a value handed out in pieces, from the front of
-    /// `input`, without the machine's dispatch: `Ok(None)`, with nothing
-    /// taken, for a value read otherwise, or when the value is over or
-    /// `input` is empty. An error is the stream offset of a bad UCS-2 unit.
-    #[inline]
-    pub(super) fn piece<'c>(
+    pub(super) fn fast_step<'c>(
         &mut self,
         cursor: &mut Cursor,
         input: &mut &'c [u8],
-    ) -> core::result::Result<Option<&'c [u8]>, u64> {
-        if self.dest != Dest::Stream || self.left == 0 || input.is_empty() {
-            return Ok(None);
+        buf: &mut [u8],
+    ) -> core::result::Result<Option<Fast<'c>>, u64> {
+        let n = input.len();
+        let from = (self.len - self.left) as usize;
+        let to = from + n;
+        match self.dest {
+            Dest::Stream if self.left == 0 || n == 0 => return Ok(None),
+            Dest::Stream => {
+                let piece = self.checks.take(cursor, input, self.left as usize)?;
+                self.left -= piece.len() as u32;
+                return Ok(Some(Fast::Piece(piece)));
+            }
+            _ if n >= self.left as usize => return Ok(None),
+            Dest::Scratch => cursor.scratch[from..to].copy_from_slice(input),
+            Dest::Buf => match buf.get_mut(from..to) {
+                Some(place) => place.copy_from_slice(input),
+                None => return Ok(None),
+            },
+            Dest::Skip => {}
+            Dest::Borrow => return Ok(None),
         }
-        let piece = self.checks.take(cursor, input, self.left as usize)?;
-        self.left -= piece.len() as u32;
-        Ok(Some(piece))
+        self.checks.take(cursor, input, n)?;
+        self.left -= n as u32;
+        Ok(Some(Fast::Taken))
     }
 
     /// Reads on from the front of `input`.

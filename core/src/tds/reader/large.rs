@@ -5,7 +5,7 @@
 //! caller's buffer, handed out in pieces, or passed over.
 
 use super::cursor::Cursor;
-use super::data::{Checks, Data, Dest, ValueCx, ValueStep};
+use super::data::{Checks, Data, Dest, Fast, ValueCx, ValueStep};
 use super::{Src, ValuePart};
 use crate::tds::error::{ErrorKind, Result, error_at};
 
@@ -153,65 +153,48 @@ impl LargeMachine {
         }
     }
 
-    /// Takes all of `input` into the value when the field being read (a
-    /// length, a TEXT value's data, a PLP chunk's) needs more than that and
-    /// nothing is handed out for it: see [`Data::gather`]. `Ok(false)`,
-    /// with nothing taken, leaves `input` to [`step`](Self::step).
+    /// One step without the machine's dispatch: a length being gathered,
+    /// a TEXT value's data or a PLP chunk's, taken whole or handed out as
+    /// the next piece; see [`Data::fast_step`]. `Ok(None)`, with nothing
+    /// taken, leaves `input` to [`step`](Self::step).
     #[inline]
-    pub(super) fn gather(
+    pub(super) fn fast_step<'c>(
         &mut self,
         cursor: &mut Cursor,
-        input: &mut &[u8],
+        input: &mut &'c [u8],
         buf: &mut [u8],
-    ) -> core::result::Result<bool, u64> {
+    ) -> core::result::Result<Option<Fast<'c>>, u64> {
         let (left, plp) = match &mut self.part {
-            Part::TextData(data) => return data.gather(cursor, input, buf),
+            Part::TextData(data) => return data.fast_step(cursor, input, buf),
             Part::Chunk { left, plp } => (left, plp),
-            Part::PlpTotal => return Ok(cursor.gather(input, 8)),
-            Part::ChunkLength(_) | Part::TextLength => return Ok(cursor.gather(input, 4)),
-            Part::TextPointer { .. } => return Ok(false),
+            Part::PlpTotal => return Ok(cursor.gather(input, 8).then_some(Fast::Taken)),
+            Part::ChunkLength(_) | Part::TextLength => {
+                return Ok(cursor.gather(input, 4).then_some(Fast::Taken));
+            }
+            Part::TextPointer { .. } => return Ok(None),
         };
         let n = input.len();
-        if n >= *left as usize {
-            return Ok(false);
-        }
         match self.dest {
+            Dest::Stream if *left == 0 || n == 0 => return Ok(None),
+            Dest::Stream => {}
+            _ if n >= *left as usize => return Ok(None),
             Dest::Buf => {
                 let from = plp.got as usize;
                 let Some(place) = buf.get_mut(from..from + n) else {
-                    return Ok(false);
+                    return Ok(None);
                 };
                 place.copy_from_slice(input);
             }
             Dest::Skip => {}
-            Dest::Borrow | Dest::Scratch | Dest::Stream => return Ok(false),
-        }
-        plp.checks.take(cursor, input, n)?;
-        plp.got += n as u64;
-        *left -= n as u32;
-        Ok(true)
-    }
-
-    /// The next piece of a streamed TEXT value or PLP chunk: see
-    /// [`Data::piece`].
-    #[inline]
-    pub(super) fn piece<'c>(
-        &mut self,
-        cursor: &mut Cursor,
-        input: &mut &'c [u8],
-    ) -> core::result::Result<Option<&'c [u8]>, u64> {
-        let (left, plp) = match &mut self.part {
-            Part::TextData(data) => return data.piece(cursor, input),
-            Part::Chunk { left, plp } => (left, plp),
-            _ => return Ok(None),
-        };
-        if self.dest != Dest::Stream || *left == 0 || input.is_empty() {
-            return Ok(None);
+            Dest::Borrow | Dest::Scratch => return Ok(None),
         }
         let piece = plp.checks.take(cursor, input, *left as usize)?;
         plp.got += piece.len() as u64;
         *left -= piece.len() as u32;
-        Ok(Some(piece))
+        Ok(Some(match self.dest {
+            Dest::Stream => Fast::Piece(piece),
+            _ => Fast::Taken,
+        }))
     }
 
     /// A PLP chunk's length, or the terminator (a length of 0).

@@ -19,6 +19,7 @@ use super::token::TokenType;
 use super::value::Value;
 use super::version::TdsVersion;
 use cursor::Cursor;
+use data::Fast;
 use meta::{MetaEnv, MetaMachine, MetaStep};
 use plan::Plans;
 use row::RowMachine;
@@ -378,13 +379,9 @@ impl Reader {
         // all of `input` goes into the value, and there is nothing to say,
         // or the value streams, and `input` is its next piece.
         if let (State::Row, None) = (self.state, self.failed) {
-            match self.row.gather(&mut self.cursor, input, buf) {
-                Ok(true) => return Ok(Status::Partial),
-                Ok(false) => {}
-                Err(e) => return Err(self.fail(e)),
-            }
-            match self.row.piece(&mut self.cursor, input) {
-                Ok(Some((column, bytes))) => {
+            match self.row.fast_step(&mut self.cursor, input, buf) {
+                Ok(Some((_, Fast::Taken))) => return Ok(Status::Partial),
+                Ok(Some((column, Fast::Piece(bytes)))) => {
                     return Ok(Status::Complete(Event::ValueChunk { column, bytes }));
                 }
                 Ok(None) => {}

@@ -3,7 +3,7 @@
 //! the same way. Large values go to the large-value machine.
 
 use super::cursor::Cursor;
-use super::data::{Data, Dest, ValueCx, ValueStep, type_info, value_site};
+use super::data::{Data, Dest, Fast, ValueCx, ValueStep, type_info, value_site};
 use super::large::LargeMachine;
 use super::metadata::Metadata;
 use super::{MAX_COLUMNS, Out, ReaderState, Src, ValuePart, ValueSource, le_uint};
@@ -420,47 +420,30 @@ impl RowMachine {
         })
     }
 
-    /// Takes all of `input` into the value being assembled, when that
-    /// value needs more: see [`Data::gather`] and [`LargeMachine::gather`].
-    /// `Ok(false)` leaves `input` to [`step`](Self::step).
+    /// One step of the value being read without the machine's dispatch:
+    /// see [`Data::fast_step`] and [`LargeMachine::fast_step`]. A piece
+    /// comes with its column. `Ok(None)` leaves `input` to
+    /// [`step`](Self::step).
     #[inline]
-    pub(super) fn gather(
-        &mut self,
-        cursor: &mut Cursor,
-        input: &mut &[u8],
-        buf: &mut [u8],
-    ) -> Result<bool> {
-        let At::Value { column, ret } = self.at else {
-            return Ok(false);
-        };
-        let gathered = match &mut self.val {
-            Val::Data(data) => data.gather(cursor, input, buf),
-            Val::Large(large) => large.gather(cursor, input, buf),
-            &mut Val::Prefix { width } => return Ok(cursor.gather(input, usize::from(width))),
-            Val::Start => return Ok(false),
-        };
-        gathered.map_err(|bad| self.bad_ucs2(column, ret, bad))
-    }
-
-    /// The next piece of a value handed out in pieces, as its column and
-    /// bytes: see [`Data::piece`] and [`LargeMachine::piece`]. `Ok(None)`
-    /// leaves `input` to [`step`](Self::step).
-    #[inline]
-    pub(super) fn piece<'c>(
+    pub(super) fn fast_step<'c>(
         &mut self,
         cursor: &mut Cursor,
         input: &mut &'c [u8],
-    ) -> Result<Option<(u16, &'c [u8])>> {
+        buf: &mut [u8],
+    ) -> Result<Option<(u16, Fast<'c>)>> {
         let At::Value { column, ret } = self.at else {
             return Ok(None);
         };
-        let piece = match &mut self.val {
-            Val::Data(data) => data.piece(cursor, input),
-            Val::Large(large) => large.piece(cursor, input),
-            Val::Start | Val::Prefix { .. } => return Ok(None),
+        let fast = match &mut self.val {
+            Val::Data(data) => data.fast_step(cursor, input, buf),
+            Val::Large(large) => large.fast_step(cursor, input, buf),
+            &mut Val::Prefix { width } => Ok(cursor
+                .gather(input, usize::from(width))
+                .then_some(Fast::Taken)),
+            Val::Start => return Ok(None),
         };
-        match piece {
-            Ok(piece) => Ok(piece.map(|bytes| (column, bytes))),
+        match fast {
+            Ok(fast) => Ok(fast.map(|fast| (column, fast))),
             Err(bad) => Err(self.bad_ucs2(column, ret, bad)),
         }
     }
