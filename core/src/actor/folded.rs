@@ -2,6 +2,8 @@ use core::cmp::Ordering;
 use core::fmt::{self, Write as _};
 use core::hash::{Hash, Hasher};
 
+use super::lowercase::lowercase;
+
 /// A borrowed string that reads as its lowercase form when Akka.NET would have
 /// lower-cased it (`ToLowerInvariant` on the protocol and the host).
 ///
@@ -131,24 +133,23 @@ pub(crate) fn utf16_units(chars: impl Iterator<Item = char>) -> impl Iterator<It
 pub struct Chars<'a> {
     inner: core::str::Chars<'a>,
     lower: bool,
-    pending: Option<core::char::ToLowercase>,
+    pending: Option<char>,
 }
 
 impl Iterator for Chars<'_> {
     type Item = char;
 
     fn next(&mut self) -> Option<char> {
-        if let Some(c) = self.pending.as_mut().and_then(Iterator::next) {
+        if let Some(c) = self.pending.take() {
             return Some(c);
         }
         let c = self.inner.next()?;
         if !self.lower {
             return Some(c);
         }
-        let mut folded = c.to_lowercase();
-        let first = folded.next();
-        self.pending = Some(folded);
-        first
+        let (first, second) = lowercase(c);
+        self.pending = second;
+        Some(first)
     }
 }
 

@@ -37,6 +37,7 @@ mod dialect;
 mod element;
 mod error;
 mod folded;
+mod lowercase;
 mod node;
 mod number;
 mod path;

@@ -1,3 +1,5 @@
+use super::lowercase::lowercase;
+
 /// Akka.NET's `WildcardMatch.Like`, used by actor selections: the whole of
 /// `text` must match `pattern`, where `*` matches any run of characters and
 /// `?` any one character. Everything else is literal, compared without regard
@@ -26,7 +28,7 @@ pub fn wildcard_match(text: &str, pattern: &str) -> bool {
             }
             (None, None) => return true,
             (Some('?'), Some(_)) => {}
-            (Some(a), Some(b)) if a == b || a.to_lowercase().eq(b.to_lowercase()) => {}
+            (Some(a), Some(b)) if a == b || lowercase(a) == lowercase(b) => {}
             _ => {
                 let Some((after_star, eaten)) = retry else {
                     return false;
