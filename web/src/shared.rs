@@ -168,6 +168,15 @@ impl Output {
         self.tape.extend_from_slice(&[start, end]);
     }
 
+    /// [`push_written`](Self::push_written) for text known to be ASCII,
+    /// whose length is the same in bytes and in code units.
+    pub fn push_ascii_written(&mut self, from: usize) {
+        debug_assert!(self.text[from..].is_ascii());
+        let start = self.units;
+        self.units += (self.text.len() - from) as u32;
+        self.tape.extend_from_slice(&[start, self.units]);
+    }
+
     /// The text's length in UTF-16 code units.
     pub fn units(&self) -> u32 {
         self.units

@@ -81,8 +81,8 @@ fn record(decoder: &mut Decoder<'_, '_>, buf: &[u8], record: &Record<'_>) -> Opt
 /// The words of a record's data (see [`super`]).
 fn data(decoder: &mut Decoder<'_, '_>, buf: &[u8], data: RData<'_>) -> Option<()> {
     match data {
-        RData::A(a) => decoder.push_string(|s| text::ipv4(s, a.address.octets())),
-        RData::Aaaa(aaaa) => decoder.push_string(|s| text::ipv6(s, aaaa.address.octets())),
+        RData::A(a) => decoder.push_ascii(|s| text::ipv4(s, a.address.octets())),
+        RData::Aaaa(aaaa) => decoder.push_ascii(|s| text::ipv6(s, aaaa.address.octets())),
         RData::Ns(ns) => name(decoder, &ns.nsdname, false)?,
         RData::Cname(cname) => name(decoder, &cname.cname, false)?,
         RData::Ptr(ptr) => name(decoder, &ptr.ptrdname, false)?,
@@ -175,7 +175,7 @@ fn data(decoder: &mut Decoder<'_, '_>, buf: &[u8], data: RData<'_>) -> Option<()
             }
             decoder.push(sshfp.algorithm.into());
             decoder.push(sshfp.fingerprint_type.into());
-            decoder.push_string(|s| text::upper_hex(s, sshfp.fingerprint));
+            decoder.push_ascii(|s| text::upper_hex(s, sshfp.fingerprint));
         }
         RData::Naptr(naptr) => {
             push_u16(decoder, naptr.order);
@@ -224,9 +224,9 @@ fn options(decoder: &mut Decoder<'_, '_>, buf: &[u8], options: &[u8]) -> Option<
                 padded[..address.len()].copy_from_slice(address);
                 if family == 1 {
                     let octets = [padded[0], padded[1], padded[2], padded[3]];
-                    decoder.push_string(|s| text::ipv4(s, octets));
+                    decoder.push_ascii(|s| text::ipv4(s, octets));
                 } else {
-                    decoder.push_string(|s| text::ipv6(s, padded));
+                    decoder.push_ascii(|s| text::ipv6(s, padded));
                 }
             }
             _ if option.code() == option_code::TCP_KEEPALIVE => {
@@ -279,7 +279,7 @@ fn bytes(decoder: &mut Decoder<'_, '_>, buf: &[u8], part: &[u8]) {
 
 /// A `<character-string>`'s text, decoded as dns-packet decodes it.
 fn string(decoder: &mut Decoder<'_, '_>, bytes: &[u8]) {
-    decoder.push_string(|s| text::lossy(s, bytes));
+    decoder.push_text(bytes);
 }
 
 /// A name's text by dns-packet's rules, which refuse some pointers core

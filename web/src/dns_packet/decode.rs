@@ -150,12 +150,23 @@ impl<'a, 'o> Decoder<'a, 'o> {
         }
     }
 
-    /// Appends a string to the text area with `write`, which writes whole
-    /// UTF-8 characters, and pushes its `[start, end)`.
-    pub(super) fn push_string(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
+    /// Appends a string to the text area with `write`, which writes ASCII
+    /// (an address, hex digits), and pushes its `[start, end)`.
+    pub(super) fn push_ascii(&mut self, write: impl FnOnce(&mut Vec<u8>)) {
         let from = self.out.text.len();
         write(&mut self.out.text);
-        self.out.push_written(from);
+        self.out.push_ascii_written(from);
+    }
+
+    /// Appends bytes decoded as UTF-8 (see [`text::lossy`]) to the text
+    /// area and pushes their `[start, end)`.
+    pub(super) fn push_text(&mut self, bytes: &[u8]) {
+        let from = self.out.text.len();
+        if text::lossy(&mut self.out.text, bytes) {
+            self.out.push_ascii_written(from);
+        } else {
+            self.out.push_written(from);
+        }
     }
 
     fn read<const N: usize>(&self, at: usize) -> Read<[u8; N]> {
@@ -239,6 +250,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
         let from = self.out.text.len();
         let (mut pos, mut segment, mut taken, mut total) = (at, at, 0, 0u32);
         let mut jumped = false;
+        let mut ascii = true;
         // The first labels read: where each lies, where its text starts,
         // and the total before it, to remember once the name is whole.
         let mut labels = [(0u16, 0u32, 0u16); 4];
@@ -265,7 +277,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
                     if total > 254 {
                         return Err(Fault::NameTooLong);
                     }
-                    text::label(&mut self.out.text, label, mail);
+                    ascii &= text::label(&mut self.out.text, label, mail);
                     pos += len;
                     taken += if jumped { 0 } else { len };
                 }
@@ -303,7 +315,11 @@ impl<'a, 'o> Decoder<'a, 'o> {
         if self.out.text.len() == from {
             self.out.text.push(b'.');
         }
-        if !mail && self.out.text[from..].is_ascii() {
+        if !ascii {
+            self.out.push_written(from);
+            return Ok(taken);
+        }
+        if !mail {
             // In ASCII, a byte is a code unit.
             let (units, end) = (self.out.units(), self.out.text.len() as u32);
             for &(at, byte, before) in &labels[..read] {
@@ -316,7 +332,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 });
             }
         }
-        self.out.push_written(from);
+        self.out.push_ascii_written(from);
         Ok(taken)
     }
 
@@ -326,7 +342,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
         let len = self.byte(at)? as usize;
         self.span(at + 1 + len, None)?;
         let bytes = &self.buf[at + 1..at + 1 + len];
-        self.push_string(|s| text::lossy(s, bytes));
+        self.push_text(bytes);
         Ok(1 + len)
     }
 
@@ -462,7 +478,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
         self.span(at + 6, Some(at + 6))?;
         let mut octets = [0; 4];
         octets.copy_from_slice(&self.buf[at + 2..at + 6]);
-        self.push_string(|s| text::ipv4(s, octets));
+        self.push_ascii(|s| text::ipv4(s, octets));
         Ok(6)
     }
 
@@ -470,7 +486,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
         self.span(at + 18, Some(at + 18))?;
         let mut octets = [0; 16];
         octets.copy_from_slice(&self.buf[at + 2..at + 18]);
-        self.push_string(|s| text::ipv6(s, octets));
+        self.push_ascii(|s| text::ipv6(s, octets));
         Ok(18)
     }
 
@@ -531,7 +547,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
         let pos = at + 3 + self.string(at + 3).map_err(|_| overrun)?;
         self.span(end, Some(end))?;
         let value = self.buf.get(pos..end).unwrap_or(&[]);
-        self.push_string(|s| text::lossy(s, value));
+        self.push_text(value);
         Ok(len + 2)
     }
 
@@ -578,11 +594,11 @@ impl<'a, 'o> Decoder<'a, 'o> {
                     .min(self.buf.len().saturating_sub(data + 4));
                 padded[..copied].copy_from_slice(&self.buf[data + 4..data + 4 + copied]);
                 if size == 4 {
-                    self.push_string(|s| {
+                    self.push_ascii(|s| {
                         text::ipv4(s, [padded[0], padded[1], padded[2], padded[3]])
                     });
                 } else {
-                    self.push_string(|s| text::ipv6(s, padded));
+                    self.push_ascii(|s| text::ipv6(s, padded));
                 }
             }
             option_code::TCP_KEEPALIVE => {
@@ -712,7 +728,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
         self.push(hash);
         self.span(at + 4 + len, Some(at + 4 + len))?;
         let fingerprint = &self.buf[at + 4..at + 4 + len];
-        self.push_string(|s| text::upper_hex(s, fingerprint));
+        self.push_ascii(|s| text::upper_hex(s, fingerprint));
         Ok(4 + len)
     }
 

@@ -3,26 +3,30 @@
 
 /// Appends a label as dns-packet's `name.decode` writes it: decoded as
 /// UTF-8 with replacement characters, and in `mail` form (an SOA `rname`,
-/// an RP `mbox`) with each `.` inside it as `\.`.
-pub fn label(out: &mut Vec<u8>, label: &[u8], mail: bool) {
+/// an RP `mbox`) with each `.` inside it as `\.`. Returns whether the label
+/// was ASCII, and so what it appended.
+pub fn label(out: &mut Vec<u8>, label: &[u8], mail: bool) -> bool {
     if mail && label.contains(&b'.') {
+        let mut ascii = true;
         for (i, part) in label.split(|&b| b == b'.').enumerate() {
             if i > 0 {
                 out.extend_from_slice(b"\\.");
             }
-            lossy(out, part);
+            ascii &= lossy(out, part);
         }
+        ascii
     } else {
-        lossy(out, label);
+        lossy(out, label)
     }
 }
 
 /// Appends bytes decoded as UTF-8, each invalid sequence a U+FFFD, as
-/// `Buffer.toString('utf-8')` and `TextDecoder` decode them.
-pub fn lossy(out: &mut Vec<u8>, bytes: &[u8]) {
+/// `Buffer.toString('utf-8')` and `TextDecoder` decode them. Returns whether
+/// the bytes were ASCII, and so appended as they are.
+pub fn lossy(out: &mut Vec<u8>, bytes: &[u8]) -> bool {
     if bytes.is_ascii() {
         out.extend_from_slice(bytes);
-        return;
+        return true;
     }
     for chunk in bytes.utf8_chunks() {
         out.extend_from_slice(chunk.valid().as_bytes());
@@ -30,6 +34,7 @@ pub fn lossy(out: &mut Vec<u8>, bytes: &[u8]) {
             out.extend_from_slice("\u{fffd}".as_bytes());
         }
     }
+    false
 }
 
 /// Appends four octets as `a.b.c.d`.
