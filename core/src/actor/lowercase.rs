@@ -4,10 +4,10 @@
 //! The standard library's table lists each of its 1,462 mappings as a pair of
 //! characters, which is 11.7 KB in every binary that lowercases a `char`. Most
 //! mappings come in runs: a block whose capitals all lie the same distance
-//! from their small letters (`A`–`Z`, Greek, Cyrillic), or alternating pairs
-//! (`Ā ā Ă ă …`). [`RUNS`] lists those runs, which makes the table an eighth
-//! of the size. The tests check it against `char::to_lowercase` for every
-//! character.
+//! from their small letters (Latin-1, Greek, Cyrillic), or alternating pairs
+//! (`Ā ā Ă ă …`). [`RUNS`] lists those runs in a fifth of the space, and
+//! ASCII needs no table at all. The tests check the result against
+//! `char::to_lowercase` for every character.
 
 /// Characters `first`, `first + step`, … (`len` of them), each of which
 /// lowercases to itself plus `delta`.

@@ -4,7 +4,7 @@
 /// Appends a label as dns-packet's `name.decode` writes it: decoded as
 /// UTF-8 with replacement characters, and in `mail` form (an SOA `rname`,
 /// an RP `mbox`) with each `.` inside it as `\.`. Returns whether the label
-/// was ASCII, and so what it appended.
+/// was ASCII, in which case so is what it appended.
 pub fn label(out: &mut Vec<u8>, label: &[u8], mail: bool) -> bool {
     if mail && label.contains(&b'.') {
         let mut ascii = true;
