@@ -259,6 +259,24 @@ mod tests {
     }
 
     #[test]
+    fn chars_read_as_each_char_lowercased() {
+        // `İ` lowercases to two characters; `Ǆ` (U+01C4) skips its titlecase
+        // form; the fullwidth and Deseret capitals lie in runs of their own.
+        for text in [
+            "İstanbul",
+            "ΑΒΓ ΣΑΣ",
+            "Ǆ ǅ ǆ",
+            "ÀÉÎ",
+            "ＡＢＣ",
+            "\u{10400}x",
+            "a\u{1f600}B",
+        ] {
+            let expected = text.chars().flat_map(char::to_lowercase);
+            assert!(Folded::lowercase(text).chars().eq(expected), "{text:?}");
+        }
+    }
+
+    #[test]
     fn utf16_order_differs_from_utf8_above_bmp() {
         // U+FF61 is one UTF-16 unit (0xFF61); U+1F600 starts with 0xD83D.
         assert_eq!(cmp_utf16("\u{ff61}", "\u{1f600}"), Ordering::Greater);
