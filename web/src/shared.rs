@@ -172,9 +172,8 @@ impl Output {
     /// whose length is the same in bytes and in code units.
     pub fn push_ascii_written(&mut self, from: usize) {
         debug_assert!(self.text[from..].is_ascii());
-        let start = self.units;
-        self.units += (self.text.len() - from) as u32;
-        self.tape.extend_from_slice(&[start, self.units]);
+        let (start, end) = self.advance((self.text.len() - from) as u32);
+        self.tape.extend_from_slice(&[start, end]);
     }
 
     /// The text's length in UTF-16 code units.
@@ -184,8 +183,13 @@ impl Output {
 
     /// `[start, end)` of the text written since byte `from`.
     fn written_since(&mut self, from: usize) -> (u32, u32) {
+        self.advance(utf16_len(&self.text[from..]))
+    }
+
+    /// Counts `units` more of text; returns their `[start, end)`.
+    fn advance(&mut self, units: u32) -> (u32, u32) {
         let start = self.units;
-        self.units += utf16_len(&self.text[from..]);
+        self.units += units;
         (start, self.units)
     }
 

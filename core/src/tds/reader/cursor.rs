@@ -37,21 +37,19 @@ impl Cursor {
     /// Gathers a `need`-byte field in scratch; `true` once it is complete
     /// (then it is in `scratch[..need]`, and the next field starts afresh).
     pub(super) fn fill(&mut self, input: &mut &[u8], need: usize) -> bool {
-        let have = usize::from(self.have);
-        let taken = self.take(input, need.saturating_sub(have));
-        self.scratch[have..have + taken.len()].copy_from_slice(taken);
-        if have + taken.len() == need {
-            self.have = 0;
-            true
-        } else {
-            self.have = (have + taken.len()) as u8;
-            false
+        if self.gather(input, need) {
+            return false;
         }
+        let have = usize::from(self.have);
+        let taken = self.take(input, need - have);
+        self.scratch[have..need].copy_from_slice(taken);
+        self.have = 0;
+        true
     }
 
     /// Takes all of `input` into a `need`-byte field when the field needs
-    /// more than that, as [`fill`](Self::fill) would; `false`, with nothing
-    /// taken, when `input` completes it.
+    /// more than that; `false`, with nothing taken, when `input` completes
+    /// it (which [`fill`](Self::fill) goes on to do).
     #[inline]
     pub(super) fn gather(&mut self, input: &mut &[u8], need: usize) -> bool {
         let have = usize::from(self.have);
