@@ -10,6 +10,8 @@ mod http_server;
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -320,6 +322,58 @@ fn a_handler_that_panics_gets_500_and_the_worker_serves_on() {
         }
         server.stop().unwrap();
     }
+}
+
+#[test]
+fn while_a_handler_holds_one_worker_the_other_serves_every_connection() {
+    let gate = Arc::new((Mutex::new(false), Condvar::new()));
+    let entered = Arc::new(AtomicBool::new(false));
+    let handler = {
+        let (gate, entered) = (Arc::clone(&gate), Arc::clone(&entered));
+        move |request: &Request<'_>, response: &mut Response<'_>| {
+            if request.path() == "/hold" {
+                entered.store(true, Ordering::SeqCst);
+                let (open, opened) = &*gate;
+                // Bounded, so that a failing test still ends.
+                let _ = opened
+                    .wait_timeout_while(open.lock().unwrap(), Duration::from_secs(30), |open| {
+                        !*open
+                    })
+                    .unwrap();
+            }
+            leanwire_native::http::Handler::handle(&HelloWorld, request, response);
+        }
+    };
+    let server = Running::with_handler(config(Dispatch::Inline), handler);
+    // Accepted before the hold, by either worker.
+    let mut clients: Vec<Client> = (0..8).map(|_| Client::connect(server.addr)).collect();
+    for client in &mut clients {
+        assert_eq!(client.get("/plaintext").status, 200);
+    }
+    let mut held = Client::connect(server.addr);
+    held.send(b"GET /hold HTTP/1.1\r\nHost: test\r\n\r\n");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !entered.load(Ordering::SeqCst) {
+        assert!(
+            Instant::now() < deadline,
+            "the held request never reached its handler"
+        );
+        thread::sleep(Duration::from_millis(1));
+    }
+    // One worker is held: the other answers the connections either of
+    // them accepted, and accepts new ones. Each reply must come within the
+    // client's 10 s read timeout, well before the handler lets go.
+    for client in &mut clients {
+        assert_eq!(client.get("/plaintext").status, 200);
+    }
+    for _ in 0..8 {
+        assert_eq!(Client::connect(server.addr).get("/json").status, 200);
+    }
+    *gate.0.lock().unwrap() = true;
+    gate.1.notify_all();
+    // `HelloWorld` knows no `/hold`.
+    assert_eq!(held.reply().unwrap().expect("the held reply").status, 404);
+    server.stop().unwrap();
 }
 
 #[test]

@@ -215,10 +215,7 @@ impl<H: Handler> Server<H> {
         for _ in 1..config.threads {
             listeners.push(Listener::bind(local_addr)?);
         }
-        let inboxes = listeners
-            .iter()
-            .map(|_| Inbox::new().map(Arc::new))
-            .collect::<io::Result<_>>()?;
+        let inboxes = Inbox::for_workers(listeners.len())?;
         let stop = Arc::new(Stop {
             stopping: AtomicBool::new(false),
             inboxes,

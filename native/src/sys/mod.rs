@@ -37,8 +37,9 @@
 //!     the same port (one per worker thread), and
 //!     `Listener::local_addr(&self) -> io::Result<SocketAddr>`.
 //!   * `net::Inbox`: how a worker is woken from another thread, and handed
-//!     back what the serving pool answered: `Inbox::new() ->
-//!     io::Result<Inbox>` and `Inbox::wake(&self)`.
+//!     back what the serving pool answered: `Inbox::for_workers(workers:
+//!     usize) -> io::Result<Vec<Arc<Inbox>>>`, one for each worker thread
+//!     of a server, and `Inbox::wake(&self)`.
 //!   * `net::Handed`: a connection whose requests wait in `Shared::pool`,
 //!     and `Handed::serve(self, shared: &http::Shared<H>)`, which a pool
 //!     thread calls to answer them and hand the connection back.
@@ -51,7 +52,9 @@
 //!     `Handed` and is left alone until it is back. The loop applies the
 //!     timeouts, the connection limit (`Shared::admit`, answered 503 when
 //!     full) and, once `Shared::stopping`, the graceful drain, and returns
-//!     when its last connection is closed.
+//!     when its last connection is closed. Which thread serves a
+//!     connection is the backend's to choose: on Linux and on Windows,
+//!     any worker of the server that is free.
 //!
 //! An OS that is neither unix nor Windows gets `unsupported`, whose every
 //! call returns `io::ErrorKind::Unsupported`; so does `fs` on a unix other

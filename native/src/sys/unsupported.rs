@@ -70,6 +70,7 @@ pub(crate) mod net {
     use std::convert::Infallible;
     use std::io;
     use std::net::SocketAddr;
+    use std::sync::Arc;
 
     use crate::http::{Handler, Shared};
 
@@ -97,7 +98,7 @@ pub(crate) mod net {
     pub(crate) struct Inbox(Infallible);
 
     impl Inbox {
-        pub(crate) fn new() -> io::Result<Inbox> {
+        pub(crate) fn for_workers(_workers: usize) -> io::Result<Vec<Arc<Inbox>>> {
             Err(unsupported())
         }
 

@@ -724,8 +724,15 @@ pub(crate) struct Inbox {
 }
 
 impl Inbox {
+    /// The inboxes of a server with `workers` worker threads: one for
+    /// each, with a hub of its own until its worker waits on its listening
+    /// socket's.
+    pub(crate) fn for_workers(workers: usize) -> io::Result<Vec<Arc<Inbox>>> {
+        (0..workers).map(|_| Inbox::new().map(Arc::new)).collect()
+    }
+
     /// An inbox with a hub of its own.
-    pub(crate) fn new() -> io::Result<Inbox> {
+    fn new() -> io::Result<Inbox> {
         Ok(Inbox {
             hub: Mutex::new(Arc::new(Hub::new()?)),
         })
