@@ -108,7 +108,7 @@ enum Command {
         /// The address to listen on; port 0 picks a free port.
         #[arg(long, default_value = "127.0.0.1:8080")]
         addr: SocketAddr,
-        /// Worker threads, each with its own listener [default: one per CPU].
+        /// Worker threads, which share the listeners and connections [default: one per CPU].
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
         threads: Option<u16>,
         /// Which thread runs the handler: the one that received the request, or a separate pool

@@ -1,12 +1,15 @@
 //! An HTTP/1.1 server whose accepting thread serves what it accepts.
 //!
-//! [`Server`] runs one accept loop per worker thread. On Linux each worker
-//! has its own `SO_REUSEPORT` listener and edge-triggered epoll, so the
-//! kernel spreads connections over the workers and no two threads contend
-//! for one accept queue. In the default [`Dispatch::Inline`] mode the thread
-//! whose accept completes re-arms the listener and then serves the new
-//! connection itself, with no hop to another thread: the "no double
-//! dispatch" rule of HTTP.sys. [`Dispatch::Pool`] is the rule's "before",
+//! [`Server`] runs one loop per worker thread. On Linux each worker has its
+//! own `SO_REUSEPORT` listener, so the kernel spreads new connections over
+//! several accept queues, and the workers share one edge-triggered epoll
+//! over every listener and connection, so whichever worker is free serves
+//! whatever is ready, as the threads of a completion port do on Windows.
+//! In the default [`Dispatch::Inline`] mode the thread whose accept
+//! completes re-arms the listener and then serves the new connection
+//! itself, and the thread that reads a request runs its handler and sends
+//! the response, with no hop to another thread: the "no double dispatch"
+//! rule of HTTP.sys. [`Dispatch::Pool`] is the rule's "before",
 //! kept for comparison: each request is handed to a pool thread, and its
 //! response handed back to the thread that sends it.
 //!

@@ -16,8 +16,9 @@ use crate::sys::net::{Handed, Inbox, Listener};
 /// Which thread runs the handler for a request.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Dispatch {
-    /// The thread that received it, which accepted its connection right
-    /// after re-arming the listener: no hop between threads.
+    /// The thread that received it, which also sends the response: no hop
+    /// between threads. A new connection's first request is received by
+    /// the thread that accepted it, right after it re-armed the listener.
     #[default]
     Inline,
     /// A thread of a separate serving pool. The thread that receives a
@@ -31,9 +32,9 @@ pub enum Dispatch {
 /// tests shorten the timeouts.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// Worker threads, each with its own listener (and, with
-    /// [`Dispatch::Pool`], as many serving threads again). Default: one
-    /// per CPU.
+    /// Worker threads, which share the server's listeners and connections
+    /// (and, with [`Dispatch::Pool`], as many serving threads again).
+    /// Default: one per CPU.
     pub threads: usize,
     /// Which thread runs the handler. Default: [`Dispatch::Inline`].
     pub dispatch: Dispatch,
