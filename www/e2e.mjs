@@ -178,7 +178,9 @@ try {
     // The message ends at the defect, so the dump marks what could not be read.
     assert.ok((await page.locator("#dns-dump .hex-byte.part-unparsed").count()) > 0, "the dump shows the bytes left unread");
     assert.match(await page.textContent("#dns-fields li.error"), /^defect at byte \d+/);
+    assert.equal(await page.inputValue("#dns-sample"), "", "edited text is no longer the sample");
     await page.selectOption("#dns-sample", { label: "gen_b_aaaa.hex" });
+    assert.equal(await page.locator('#dns-result table[data-section="answer"] tr').count(), 2, "the sample is back");
   });
 
   await step("DNS: leanwire/dns-packet next to dns-packet from JS, and next to hickory-proto inside wasm", async () => {

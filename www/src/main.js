@@ -404,6 +404,10 @@ $("dns-sample").addEventListener("change", () => {
   $("dns-hex").value = sample.hex;
   showDns();
 });
+// Text typed or pasted is no sample, and choosing the sample again restores it.
+$("dns-hex").addEventListener("input", () => {
+  $("dns-sample").value = "";
+});
 $("dns-form").addEventListener("submit", (event) => {
   event.preventDefault();
   showDns();
