@@ -263,6 +263,14 @@ impl Hub {
         }
     }
 
+    /// How many slots there are; tokens run from 0 to this.
+    fn slot_count(&self) -> usize {
+        self.slots
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
+    }
+
     /// Whether the caller is the one to sweep now.
     fn claim_sweep(&self, now: Instant, every: Duration) -> bool {
         let mut next = lock(&self.next_sweep);
@@ -795,12 +803,7 @@ impl<H: Handler> Worker<'_, H> {
     /// failed for want of descriptors. A connection that a thread is
     /// serving is not past its deadline.
     fn sweep(&mut self) {
-        let count = self
-            .hub
-            .slots
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len();
+        let count = self.hub.slot_count();
         for token in 0..count {
             let Some(slot) = self.slot(token) else {
                 continue;
@@ -849,12 +852,7 @@ impl<H: Handler> Worker<'_, H> {
         self.drain_until = Some(later(self.now, self.shared.config.shutdown_timeout));
         if !self.hub.draining.swap(true, Ordering::AcqRel) {
             lock(&self.hub.listeners).iter_mut().for_each(|l| *l = None);
-            let count = self
-                .hub
-                .slots
-                .read()
-                .unwrap_or_else(PoisonError::into_inner)
-                .len();
+            let count = self.hub.slot_count();
             for token in 0..count {
                 self.turn(token);
             }
@@ -865,12 +863,7 @@ impl<H: Handler> Worker<'_, H> {
     /// Closes every connection that no other thread holds, when the
     /// shutdown's time is up.
     fn close_all(&mut self) {
-        let count = self
-            .hub
-            .slots
-            .read()
-            .unwrap_or_else(PoisonError::into_inner)
-            .len();
+        let count = self.hub.slot_count();
         for token in 0..count {
             let Some(slot) = self.slot(token) else {
                 continue;
