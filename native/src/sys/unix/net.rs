@@ -465,13 +465,6 @@ enum After {
     },
 }
 
-/// A sweep's verdict on one connection.
-enum Swept {
-    NotYet,
-    Close,
-    TimedOut,
-}
-
 /// One worker thread's loop over the hub.
 struct Worker<'s, H> {
     hub: &'s Hub,
@@ -811,32 +804,25 @@ impl<H: Handler> Worker<'_, H> {
             if !slot.try_claim() {
                 continue;
             }
-            let swept = {
+            let expiry = {
                 let mut state = lock(&slot.state);
-                let swept = match &mut *state {
+                let expiry = match &*state {
                     SlotState {
                         stream: Some(_),
                         conn: Some(conn),
                         ..
-                    } => match conn.expiry(self.now) {
-                        Expiry::NotYet => Swept::NotYet,
-                        Expiry::Close => Swept::Close,
-                        Expiry::TimedOut => {
-                            conn.time_out(self.now, self.date.get());
-                            Swept::TimedOut
-                        }
-                    },
-                    _ => Swept::NotYet,
+                    } => conn.expiry(self.now),
+                    _ => Expiry::NotYet,
                 };
-                if let Swept::Close = swept {
-                    self.close(token, &mut state);
+                match (expiry, &mut state.conn) {
+                    (Expiry::Close, _) => self.close(token, &mut state),
+                    (Expiry::TimedOut, Some(conn)) => conn.time_out(self.now, self.date.get()),
+                    _ => {}
                 }
-                swept
+                expiry
             };
-            match swept {
-                Swept::TimedOut => self.turns(token, &slot, None),
-                Swept::NotYet | Swept::Close if slot.release() => self.turns(token, &slot, None),
-                Swept::NotYet | Swept::Close => {}
+            if expiry == Expiry::TimedOut || slot.release() {
+                self.turns(token, &slot, None);
             }
         }
         let listeners = lock(&self.hub.listeners).len();
