@@ -1,6 +1,8 @@
 //! Rows that lie whole in the input, read in one call: their values are
 //! framed and checked in one walk, with no state-machine step per value.
 
+use core::slice::{self, ChunksExact};
+
 use crate::tds::colmetadata::Column;
 use crate::tds::row::RowKind;
 use crate::tds::type_info::Layout;
@@ -56,8 +58,10 @@ impl<'r> WholeRow<'r> {
     /// The values in column order, NULLs included.
     pub fn values(&self) -> RowValues<'r> {
         RowValues {
-            row: *self,
-            column: 0,
+            columns: self.columns.iter(),
+            entries: self.index.chunks_exact(ENTRY),
+            body: self.body,
+            joined: self.joined,
         }
     }
 
@@ -77,32 +81,35 @@ impl<'r> WholeRow<'r> {
 /// The values of a [`WholeRow`], in column order.
 #[derive(Clone, Debug)]
 pub struct RowValues<'r> {
-    row: WholeRow<'r>,
-    column: usize,
+    /// The columns of the values not handed out yet.
+    columns: slice::Iter<'r, Column<'r>>,
+    /// Their index entries.
+    entries: ChunksExact<'r, u8>,
+    body: &'r [u8],
+    joined: &'r [u8],
 }
 
 impl<'r> Iterator for RowValues<'r> {
     type Item = Value<'r>;
 
+    #[inline]
     fn next(&mut self) -> Option<Value<'r>> {
-        let column = self.row.columns.get(self.column)?;
-        let (start, len) = read_entry(self.row.index.get(self.column * ENTRY..)?)?;
-        self.column += 1;
+        let column = self.columns.next()?;
+        let (start, len) = read_entry(self.entries.next()?)?;
         // The walk that made the row framed and checked these bytes.
         let data = match (len, start & JOINED) {
             (NULL_LEN, _) => None,
-            (len, 0) => self.row.body.get(start as usize..(start + len) as usize),
+            (len, 0) => self.body.get(start as usize..(start + len) as usize),
             (len, _) => {
                 let start = (start & !JOINED) as usize;
-                self.row.joined.get(start..start + len as usize)
+                self.joined.get(start..start + len as usize)
             }
         };
         Some(Value::new_unchecked(column.type_info, data))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.row.columns.len() - self.column;
-        (left, Some(left))
+        self.columns.size_hint()
     }
 }
 
