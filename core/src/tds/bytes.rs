@@ -1,5 +1,6 @@
-//! A cursor over one complete token body, for the tokens that carry their
-//! own length: once the reader has the whole body, it is read once, here.
+//! Little-endian fields: a cursor over one complete token body, for the
+//! tokens that carry their own length (once the reader has the whole body,
+//! it is read once, here), and integers of any width up to 16 bytes.
 
 use super::error::{Error, ErrorKind, Result, Site};
 use super::ucs2::Ucs2Str;
@@ -99,6 +100,28 @@ impl<'a> Cur<'a> {
     }
 }
 
+/// A little-endian unsigned integer of at most 8 bytes (0 for none; the
+/// first 8 of more). Each width is its own load, with no copy.
+pub(crate) fn le_uint(bytes: &[u8]) -> u64 {
+    match *bytes {
+        [] => 0,
+        [a] => u64::from(a),
+        [a, b] => u64::from(u16::from_le_bytes([a, b])),
+        [a, b, c] => u64::from(u32::from_le_bytes([a, b, c, 0])),
+        [a, b, c, d] => u64::from(u32::from_le_bytes([a, b, c, d])),
+        [a, b, c, d, e] => u64::from_le_bytes([a, b, c, d, e, 0, 0, 0]),
+        [a, b, c, d, e, f] => u64::from_le_bytes([a, b, c, d, e, f, 0, 0]),
+        [a, b, c, d, e, f, g] => u64::from_le_bytes([a, b, c, d, e, f, g, 0]),
+        [a, b, c, d, e, f, g, h, ..] => u64::from_le_bytes([a, b, c, d, e, f, g, h]),
+    }
+}
+
+/// A little-endian unsigned integer of at most 16 bytes (the first 16 of more).
+pub(crate) fn le_u128(bytes: &[u8]) -> u128 {
+    let (low, high) = bytes.split_at(bytes.len().min(8));
+    u128::from(le_uint(low)) | u128::from(le_uint(high)) << 64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,5 +143,23 @@ mod tests {
             Error::new(ErrorKind::LengthMismatch(site), 7)
         );
         assert_eq!(cur.rest(), [0xff]);
+    }
+
+    /// The little-endian value of the first `n` bytes of `bytes`.
+    fn folded(bytes: &[u8], n: usize) -> u128 {
+        bytes[..n.min(bytes.len())]
+            .iter()
+            .rev()
+            .fold(0, |value, &b| value << 8 | u128::from(b))
+    }
+
+    #[test]
+    fn integers_of_every_width() {
+        let bytes: [u8; 18] = core::array::from_fn(|i| 0x11 * (i as u8 % 15 + 1));
+        for n in 0..=bytes.len() {
+            let slice = &bytes[..n];
+            assert_eq!(u128::from(le_uint(slice)), folded(slice, 8), "{n} bytes");
+            assert_eq!(le_u128(slice), folded(slice, 16), "{n} bytes");
+        }
     }
 }

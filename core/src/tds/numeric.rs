@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use super::bytes::le_u128;
+
 /// A money or smallmoney value: an amount in ten-thousandths
 /// [MS-TDS 2.2.5.5.1.4]. Prints with exactly four decimals (`12.3400`).
 ///
@@ -76,11 +78,9 @@ impl Decimal {
         if sign > 1 || digits.len() > 16 || scale > 38 {
             return None;
         }
-        let mut le = [0u8; 16];
-        le[..digits.len()].copy_from_slice(digits);
         Some(Decimal {
             negative: sign == 0,
-            magnitude: u128::from_le_bytes(le),
+            magnitude: le_u128(digits),
             precision,
             scale,
         })

@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use super::bytes::le_uint;
+
 /// Days from 0001-01-01 to 1900-01-01, the DATETIME epoch.
 const DAYS_TO_1900: i64 = 693_595;
 /// Days from 0001-01-01 to 1970-01-01.
@@ -99,17 +101,20 @@ impl Time {
         if scale > 7 || bytes.len() > 5 {
             return None;
         }
-        let mut le = [0u8; 8];
-        le[..bytes.len()].copy_from_slice(bytes);
         Some(Time {
-            units: u64::from_le_bytes(le),
+            units: le_uint(bytes),
             scale,
         })
     }
 
     /// Units per second: 10^scale (a scale over 7 counts as 7).
     pub const fn units_per_second(self) -> u64 {
-        10u64.pow(if self.scale > 7 { 7 } else { self.scale as u32 })
+        const POWERS: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
+        POWERS[if self.scale > 7 {
+            7
+        } else {
+            self.scale as usize
+        }]
     }
 
     /// Nanoseconds since midnight (saturating, for a time no reader made).

@@ -208,6 +208,7 @@ impl<'a> Value<'a> {
     }
 
     /// The value, decoded. A SQL_VARIANT decodes to its inner value.
+    #[inline]
     pub fn get(&self) -> SqlValue<'a> {
         match self.data {
             None => SqlValue::Null,
@@ -230,10 +231,14 @@ impl fmt::Display for Value<'_> {
     }
 }
 
+/// The first `N` bytes of `bytes`, padded with zeros if it is shorter (as a
+/// checked value never is).
 fn array<const N: usize>(bytes: &[u8]) -> [u8; N] {
+    if let Some(first) = bytes.first_chunk::<N>() {
+        return *first;
+    }
     let mut out = [0u8; N];
-    let n = bytes.len().min(N);
-    out[..n].copy_from_slice(&bytes[..n]);
+    out[..bytes.len()].copy_from_slice(bytes);
     out
 }
 

@@ -1,7 +1,8 @@
 //! The reader's place in the stream, and the field it is gathering when a
 //! chunk ends inside one.
 
-use super::{SCRATCH_LEN, le_uint};
+use super::SCRATCH_LEN;
+use crate::tds::bytes::le_uint;
 
 /// Where the reader is: the stream offset of the next byte, and the bytes
 /// of a fixed-size field (a length, a DONE body, a TYPE_INFO) gathered in

@@ -949,20 +949,6 @@ impl Reader {
     }
 }
 
-/// A little-endian unsigned integer of at most 8 bytes.
-pub(super) fn le_uint(bytes: &[u8]) -> u64 {
-    match *bytes {
-        [b] => u64::from(b),
-        [a, b] => u64::from(u16::from_le_bytes([a, b])),
-        [a, b, c, d] => u64::from(u32::from_le_bytes([a, b, c, d])),
-        _ => {
-            let mut le = [0u8; 8];
-            le[..bytes.len()].copy_from_slice(bytes);
-            u64::from_le_bytes(le)
-        }
-    }
-}
-
 /// Moves an error found in a part (offsets relative to it) to the part's
 /// stream offset `at`.
 pub(super) fn shift(e: Error, at: u64) -> Error {
