@@ -110,11 +110,8 @@ impl Time {
     /// Units per second: 10^scale (a scale over 7 counts as 7).
     pub const fn units_per_second(self) -> u64 {
         const POWERS: [u64; 8] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000];
-        POWERS[if self.scale > 7 {
-            7
-        } else {
-            self.scale as usize
-        }]
+        let scale = if self.scale > 7 { 7 } else { self.scale };
+        POWERS[scale as usize]
     }
 
     /// Nanoseconds since midnight (saturating, for a time no reader made).
