@@ -141,6 +141,16 @@ pub(crate) struct Ucs2Check {
 impl Ucs2Check {
     /// Checks `bytes`, the first of which sits at stream offset `at`.
     pub(crate) fn feed(&mut self, bytes: &[u8], at: u64) -> Result<(), u64> {
+        // Text fed a byte at a time is half a code unit, then the other half.
+        if let [byte] = *bytes {
+            return match self.odd.take() {
+                None => {
+                    self.odd = Some((byte, at));
+                    Ok(())
+                }
+                Some((first, first_at)) => self.unit(u16::from_le_bytes([first, byte]), first_at),
+            };
+        }
         let mut rest = bytes;
         let mut pos = at;
         if let Some((first, first_at)) = self.odd {
@@ -289,6 +299,14 @@ mod tests {
                     .map_err(|at| at - 100);
                 assert_eq!(split, whole, "{bytes:?} cut at {cut}");
             }
+            let mut check = Ucs2Check::default();
+            let by_byte = bytes
+                .iter()
+                .enumerate()
+                .try_for_each(|(i, &b)| check.feed(&[b], 100 + i as u64))
+                .and_then(|()| check.finish())
+                .map_err(|at| at - 100);
+            assert_eq!(by_byte, whole, "{bytes:?} a byte at a time");
         }
     }
 

@@ -43,7 +43,7 @@ impl Cursor {
         }
         let have = usize::from(self.have);
         let taken = self.take(input, need - have);
-        self.scratch[have..need].copy_from_slice(taken);
+        copy(&mut self.scratch[have..need], taken);
         self.have = 0;
         true
     }
@@ -58,7 +58,7 @@ impl Cursor {
         if to >= need {
             return false;
         }
-        self.scratch[have..to].copy_from_slice(input);
+        copy(&mut self.scratch[have..to], input);
         self.pos += input.len() as u64;
         self.have = to as u8;
         *input = &[];
@@ -68,5 +68,15 @@ impl Cursor {
     /// A little-endian unsigned integer from `scratch[..width]`.
     pub(super) fn scratch_uint(&self, width: usize) -> u64 {
         le_uint(&self.scratch[..width])
+    }
+}
+
+/// Copies `from` into `to`, which is as long: a lone byte, as a chunk fed
+/// a byte at a time brings, without a call to `memcpy`.
+#[inline]
+pub(super) fn copy(to: &mut [u8], from: &[u8]) {
+    match (to, from) {
+        ([to], [from]) => *to = *from,
+        (to, from) => to.copy_from_slice(from),
     }
 }

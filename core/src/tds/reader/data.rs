@@ -3,7 +3,7 @@
 //! byte. The row machine reads every sized value's data with it, and the
 //! large-value machine a TEXT, NTEXT or IMAGE value's.
 
-use super::cursor::Cursor;
+use super::cursor::{Cursor, copy};
 use super::metadata::Metadata;
 use super::{SCRATCH_LEN, Src};
 use crate::tds::error::{Error, ErrorKind, Result, Site, error_at};
@@ -263,9 +263,9 @@ impl Data {
                 return Ok(Some(Fast::Piece(piece)));
             }
             _ if n >= self.left as usize => return Ok(None),
-            Dest::Scratch => cursor.scratch[from..to].copy_from_slice(input),
+            Dest::Scratch => copy(&mut cursor.scratch[from..to], input),
             Dest::Buf => match buf.get_mut(from..to) {
-                Some(place) => place.copy_from_slice(input),
+                Some(place) => copy(place, input),
                 None => return Ok(None),
             },
             Dest::Skip => {}

@@ -4,7 +4,7 @@
 //! by piece, resumable at any byte: borrowed whole, assembled in the
 //! caller's buffer, handed out in pieces, or passed over.
 
-use super::cursor::Cursor;
+use super::cursor::{Cursor, copy};
 use super::data::{Checks, Data, Dest, Fast, ValueCx, ValueStep};
 use super::{Src, ValuePart};
 use crate::tds::error::{ErrorKind, Result, error_at};
@@ -183,7 +183,7 @@ impl LargeMachine {
                 let Some(place) = buf.get_mut(from..from + n) else {
                     return Ok(None);
                 };
-                place.copy_from_slice(input);
+                copy(place, input);
             }
             Dest::Skip => {}
             Dest::Borrow | Dest::Scratch => return Ok(None),
