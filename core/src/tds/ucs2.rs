@@ -30,15 +30,9 @@ impl<'a> Ucs2Str<'a> {
     /// Checks `bytes` as UCS-2LE; `Err` holds the offset of the first bad
     /// byte: a lone surrogate's first byte, or the last byte of an odd count.
     pub fn new(bytes: &'a [u8]) -> Result<Ucs2Str<'a>, usize> {
-        // Most text has no surrogate: it is checked a word at a time, and
+        // Most text has no surrogate: it is checked words at a time, and
         // only text that has one goes through the pairing check.
-        let plain = plain_units(bytes);
-        let tail = &bytes[plain..];
-        if tail.len().is_multiple_of(2)
-            && tail
-                .chunks_exact(2)
-                .all(|unit| !is_surrogate_high_byte(unit[1]))
-        {
+        if bytes.len().is_multiple_of(2) && !has_surrogates(bytes) {
             return Ok(Ucs2Str { bytes });
         }
         let mut check = Ucs2Check::default();
@@ -219,18 +213,52 @@ const fn is_surrogate_high_byte(byte: u8) -> bool {
     byte & 0xF8 == 0xD8
 }
 
+/// Whether a code unit of `bytes`, an even count, is a surrogate: looked
+/// at two words of four units at a time, and the units after the last
+/// whole word in one more word that ends with them.
+fn has_surrogates(bytes: &[u8]) -> bool {
+    let (words, rest) = bytes.as_chunks::<8>();
+    if words.is_empty() {
+        return rest
+            .chunks_exact(2)
+            .any(|unit| is_surrogate_high_byte(unit[1]));
+    }
+    let (pairs, odd) = words.as_chunks::<2>();
+    for [low, high] in pairs {
+        if has_surrogate(u64::from_le_bytes(*low)) | has_surrogate(u64::from_le_bytes(*high)) {
+            return true;
+        }
+    }
+    if odd
+        .iter()
+        .any(|word| has_surrogate(u64::from_le_bytes(*word)))
+    {
+        return true;
+    }
+    // Overlapping the words before is harmless, and an even count keeps
+    // the last word on unit boundaries.
+    match bytes.last_chunk::<8>() {
+        Some(last) if !rest.is_empty() => has_surrogate(u64::from_le_bytes(*last)),
+        _ => false,
+    }
+}
+
+/// Whether one of the four UCS-2LE code units in `word` is a surrogate.
+fn has_surrogate(word: u64) -> bool {
+    const LANES: u64 = 0x0001_0001_0001_0001;
+    // A surrogate is 0xD800..=0xDFFF, 0b11011 in its top five bits: its
+    // lane becomes zero, and a zero lane keeps its top bit through
+    // `(t - 1) & !t`, which no other lane below it can set.
+    let t = (word & (LANES * 0xF800)) ^ (LANES * 0xD800);
+    t.wrapping_sub(LANES) & !t & (LANES * 0x8000) != 0
+}
+
 /// How many bytes at the start of `bytes` are whole code units that are not
 /// surrogates, looked at four units at a time and rounded down to four.
 fn plain_units(bytes: &[u8]) -> usize {
-    const LANES: u64 = 0x0001_0001_0001_0001;
     let mut plain = 0;
     for &word in bytes.as_chunks::<8>().0 {
-        let word = u64::from_le_bytes(word);
-        // A surrogate is 0xD800..=0xDFFF, 0b11011 in its top five bits: its
-        // lane becomes zero, and a zero lane keeps its top bit through
-        // `(t - 1) & !t`, which no other lane below it can set.
-        let t = (word & (LANES * 0xF800)) ^ (LANES * 0xD800);
-        if t.wrapping_sub(LANES) & !t & (LANES * 0x8000) != 0 {
+        if has_surrogate(u64::from_le_bytes(word)) {
             break;
         }
         plain += 8;
