@@ -418,16 +418,7 @@ impl Slot {
     /// Claims the connection for a turn. False if another thread holds the
     /// claim; that thread then takes one more turn before it lets go.
     fn claim(&self) -> bool {
-        let was = self
-            .claim
-            .fetch_update(Ordering::AcqRel, Ordering::Acquire, |claim| {
-                Some(if claim == IDLE {
-                    CLAIMED
-                } else {
-                    CLAIMED_AGAIN
-                })
-            });
-        was == Ok(IDLE)
+        self.shift(IDLE, CLAIMED, CLAIMED_AGAIN)
     }
 
     /// Claims the connection if no thread holds the claim, and otherwise
@@ -441,16 +432,18 @@ impl Slot {
     /// Ends a turn. True if something came for the connection during it:
     /// the caller keeps the claim, for one more turn.
     fn release(&self) -> bool {
+        self.shift(CLAIMED_AGAIN, CLAIMED, IDLE)
+    }
+
+    /// Moves the claim to `to` if it is `from`, and to `otherwise` if not;
+    /// whether it was `from`.
+    fn shift(&self, from: u8, to: u8, otherwise: u8) -> bool {
         let was = self
             .claim
             .fetch_update(Ordering::AcqRel, Ordering::Acquire, |claim| {
-                Some(if claim == CLAIMED_AGAIN {
-                    CLAIMED
-                } else {
-                    IDLE
-                })
+                Some(if claim == from { to } else { otherwise })
             });
-        was == Ok(CLAIMED_AGAIN)
+        was == Ok(from)
     }
 }
 
