@@ -72,8 +72,8 @@ impl<'r> WholeRow<'r> {
     /// gone.
     pub fn sources(&self) -> RowSources<'r> {
         RowSources {
-            row: *self,
-            column: 0,
+            entries: self.index.chunks_exact(ENTRY),
+            index_len: self.index.len(),
         }
     }
 }
@@ -95,15 +95,11 @@ impl<'r> Iterator for RowValues<'r> {
     #[inline]
     fn next(&mut self) -> Option<Value<'r>> {
         let column = self.columns.next()?;
-        let (start, len) = read_entry(self.entries.next()?)?;
         // The walk that made the row framed and checked these bytes.
-        let data = match (len, start & JOINED) {
-            (NULL_LEN, _) => None,
-            (len, 0) => self.body.get(start as usize..(start + len) as usize),
-            (len, _) => {
-                let start = (start & !JOINED) as usize;
-                self.joined.get(start..start + len as usize)
-            }
+        let data = match read_entry(self.entries.next()?)? {
+            Place::Null => None,
+            Place::Body { start, len } => self.body.get(start..start + len),
+            Place::Joined { start, len } => self.joined.get(start..start + len),
         };
         Some(Value::new_unchecked(column.type_info, data))
     }
@@ -118,32 +114,29 @@ impl ExactSizeIterator for RowValues<'_> {}
 /// Where the values of a [`WholeRow`] lie, in column order.
 #[derive(Clone, Debug)]
 pub struct RowSources<'r> {
-    row: WholeRow<'r>,
-    column: usize,
+    /// The index entries of the values not handed out yet.
+    entries: ChunksExact<'r, u8>,
+    /// The index's length: where the joined values start in the buffer.
+    index_len: usize,
 }
 
 impl Iterator for RowSources<'_> {
     type Item = Option<ValueSource>;
 
     fn next(&mut self) -> Option<Option<ValueSource>> {
-        let (start, len) = read_entry(self.row.index.get(self.column * ENTRY..)?)?;
-        self.column += 1;
-        Some(match (len, start & JOINED) {
-            (NULL_LEN, _) => None,
+        Some(match read_entry(self.entries.next()?)? {
+            Place::Null => None,
             // The body follows the token byte.
-            (_, 0) => Some(ValueSource::Chunk {
-                offset: 1 + start as usize,
-            }),
+            Place::Body { start, .. } => Some(ValueSource::Chunk { offset: 1 + start }),
             // The joined values follow the index.
-            (_, _) => Some(ValueSource::Buffer {
-                offset: self.row.index.len() + (start & !JOINED) as usize,
+            Place::Joined { start, .. } => Some(ValueSource::Buffer {
+                offset: self.index_len + start,
             }),
         })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let left = self.row.columns.len() - self.column;
-        (left, Some(left))
+        self.entries.size_hint()
     }
 }
 
@@ -226,11 +219,39 @@ fn write_entry(entry: &mut [u8], start: u32, len: u32) {
     entry[4..ENTRY].copy_from_slice(&len.to_le_bytes());
 }
 
-/// Reads the index entry at the start of `index`.
-fn read_entry(index: &[u8]) -> Option<(u32, u32)> {
-    let (start, rest) = index.split_first_chunk::<4>()?;
-    let len = rest.first_chunk::<4>()?;
-    Some((u32::from_le_bytes(*start), u32::from_le_bytes(*len)))
+/// Where an index entry puts a value's data.
+enum Place {
+    Null,
+    /// In the row's body, counted from after its token byte.
+    Body {
+        start: usize,
+        len: usize,
+    },
+    /// In the joined PLP values.
+    Joined {
+        start: usize,
+        len: usize,
+    },
+}
+
+/// Reads the index entry at the start of `entry`.
+fn read_entry(entry: &[u8]) -> Option<Place> {
+    let (start, rest) = entry.split_first_chunk::<4>()?;
+    let (start, len) = (
+        u32::from_le_bytes(*start),
+        u32::from_le_bytes(*rest.first_chunk::<4>()?),
+    );
+    Some(match (len, start & JOINED) {
+        (NULL_LEN, _) => Place::Null,
+        (len, 0) => Place::Body {
+            start: start as usize,
+            len: len as usize,
+        },
+        (len, _) => Place::Joined {
+            start: (start & !JOINED) as usize,
+            len: len as usize,
+        },
+    })
 }
 
 /// Whether the null bitmap `nulls` (empty for a ROW) marks column `i`.
