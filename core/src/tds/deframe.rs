@@ -271,4 +271,23 @@ mod tests {
         assert!(deframer.in_message());
         assert!(deframer.finish().is_ok());
     }
+
+    #[test]
+    fn in_message_and_offset_after_every_byte() {
+        // In a message from its first byte to the end of its EOM packet;
+        // the offset counts every byte taken, headers included.
+        let mut stream = packet(0, b"first");
+        stream.extend(packet(1, b"last"));
+        stream.extend(packet(1, b""));
+        let eoms = [stream.len() - HEADER_LEN, stream.len()];
+        let mut deframer = Deframer::new();
+        assert!(!deframer.in_message());
+        for (at, byte) in stream.iter().enumerate() {
+            let mut input = core::slice::from_ref(byte);
+            while deframer.next(&mut input).unwrap().complete().is_some() {}
+            let done = at + 1;
+            assert_eq!(deframer.in_message(), !eoms.contains(&done), "after {done} bytes");
+            assert_eq!(deframer.offset(), done as u64);
+        }
+    }
 }
