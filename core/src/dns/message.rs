@@ -1,3 +1,5 @@
+use core::iter::FusedIterator;
+
 use super::edns::Edns;
 use super::error::{Error, ErrorKind, Result};
 use super::header::{HEADER_LEN, Header};
@@ -172,6 +174,10 @@ impl<'a> Iterator for Questions<'a> {
     }
 }
 
+impl ExactSizeIterator for Questions<'_> {}
+
+impl FusedIterator for Questions<'_> {}
+
 /// The records of one section.
 #[derive(Clone, Debug)]
 pub struct Records<'a> {
@@ -196,5 +202,59 @@ impl<'a> Iterator for Records<'a> {
             usize::from(self.remaining),
             Some(usize::from(self.remaining)),
         )
+    }
+}
+
+impl ExactSizeIterator for Records<'_> {}
+
+impl FusedIterator for Records<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hex;
+
+    /// A response with one question (`a. IN A`), one answer and an OPT
+    /// record whose TTL carries `extended` as the upper bits of the rcode.
+    fn response(rcode: u8, extended: u8) -> std::vec::Vec<u8> {
+        let mut bytes: std::vec::Vec<u8> = hex::decode(
+            "abcd 8180 0001 0001 0000 0001 \
+             0161 00 0001 0001 \
+             c00c 0001 0001 00000e10 0004 c0000201 \
+             00 0029 04d0 00000000 0000",
+        )
+        .collect::<core::result::Result<_, _>>()
+        .unwrap();
+        bytes[3] |= rcode;
+        // The first byte of the OPT record's TTL, six bytes from the end.
+        let ttl = bytes.len() - 6;
+        bytes[ttl] = extended;
+        bytes
+    }
+
+    #[test]
+    fn rcode_takes_its_upper_bits_from_the_opt_record() {
+        let bytes = response(0, 1);
+        assert_eq!(Message::parse(&bytes).unwrap().rcode(), Rcode::BadVers);
+        let bytes = response(7, 1);
+        assert_eq!(Message::parse(&bytes).unwrap().rcode(), Rcode::BadCookie);
+        let bytes = response(3, 0);
+        assert_eq!(Message::parse(&bytes).unwrap().rcode(), Rcode::NxDomain);
+    }
+
+    #[test]
+    fn sections_know_how_many_entries_are_left() {
+        let bytes = response(0, 0);
+        let message = Message::parse(&bytes).unwrap();
+        let mut questions = message.questions();
+        assert_eq!(questions.len(), 1);
+        assert!(questions.next().is_some());
+        assert_eq!(questions.size_hint(), (0, Some(0)));
+        assert!(questions.next().is_none());
+        let mut additional = message.additional();
+        assert_eq!(additional.len(), 1);
+        assert_eq!(additional.next().map(|r| r.rtype), Some(Rtype::Opt));
+        assert_eq!((additional.len(), message.answers().len()), (0, 1));
+        assert_eq!(message.authority().size_hint(), (0, Some(0)));
     }
 }

@@ -286,7 +286,11 @@ mod tests {
             let mut input = core::slice::from_ref(byte);
             while deframer.next(&mut input).unwrap().complete().is_some() {}
             let done = at + 1;
-            assert_eq!(deframer.in_message(), !eoms.contains(&done), "after {done} bytes");
+            assert_eq!(
+                deframer.in_message(),
+                !eoms.contains(&done),
+                "after {done} bytes"
+            );
             assert_eq!(deframer.offset(), done as u64);
         }
     }
