@@ -14,6 +14,7 @@ use core::fmt::{self, Write as _};
 /// assert_eq!(text.to_string(), "hi😀");
 /// assert!(text == "hi😀");
 /// assert_eq!(text.len_units(), 4);
+/// assert!(!text.is_empty() && Ucs2Str::EMPTY.is_empty());
 /// // A lone high surrogate, at byte 2.
 /// assert_eq!(Ucs2Str::new(&[0x68, 0, 0x3d, 0xd8]).unwrap_err(), 2);
 /// # Ok::<(), usize>(())
@@ -373,6 +374,25 @@ mod tests {
                         }
                         let got = Ucs2Str::new(&bytes).map(|_| ());
                         assert_eq!(got, reference(&bytes), "{bytes:02x?}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_scan_sees_exactly_the_surrogates() {
+        // The scan only decides whether the exact check runs, so a scan
+        // that saw surrogates everywhere would still give right answers,
+        // slowly: it is checked on its own.
+        for units in 1..=20 {
+            for place in 0..units {
+                for high in 0..=u8::MAX {
+                    for low in [0x00, 0xff] {
+                        let mut bytes = [0x41, 0].repeat(units);
+                        bytes[2 * place..2 * place + 2].copy_from_slice(&[low, high]);
+                        let surrogate = (0xd8..=0xdf).contains(&high);
+                        assert_eq!(has_surrogates(&bytes), surrogate, "{bytes:02x?}");
                     }
                 }
             }
