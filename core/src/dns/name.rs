@@ -623,6 +623,21 @@ mod tests {
     }
 
     #[test]
+    fn pointer_past_the_first_256_bytes() {
+        // `example.com` at 0x1234, after filler; `www` and a pointer to it.
+        let mut message = std::vec![0; 0x1234];
+        message.extend_from_slice(b"\x07example\x03com\x00\x03www\xc0\x00");
+        let end = message.len();
+        message[end - 2] |= 0x12;
+        message[end - 1] = 0x34;
+        let (name, after) = parse(&message, end - 6).unwrap();
+        assert_eq!(
+            (name.to_string(), after),
+            ("www.example.com.".to_string(), end)
+        );
+    }
+
+    #[test]
     fn pointer_to_itself() {
         assert_eq!(
             parse(&[0xc0, 0x00], 0).unwrap_err(),
