@@ -638,6 +638,46 @@ mod tests {
     }
 
     #[test]
+    fn a_remembered_name_is_found_by_the_whole_pointer() {
+        // `a.` at 0x50 and `bb.` at 0x150, both remembered; then a pointer
+        // to 0x150, and a forward one to 0x250, whose low byte is 0x50 too.
+        let mut message = std::vec![0; 0x204];
+        message[0x50..0x53].copy_from_slice(b"\x01a\x00");
+        message[0x150..0x154].copy_from_slice(b"\x02bb\x00");
+        message[0x200..].copy_from_slice(&[0xc1, 0x50, 0xc2, 0x50]);
+        let mut seen = SeenNames::default();
+        for at in [0x50, 0x150] {
+            Name::parse_remembered(&message, at, &mut seen).unwrap();
+        }
+        let (name, end) = Name::parse_remembered(&message, 0x200, &mut seen).unwrap();
+        assert_eq!(
+            (name.to_string(), name.wire_len(), end),
+            ("bb.".to_string(), 4, 0x202)
+        );
+        assert_eq!(
+            Name::parse_remembered(&message, 0x202, &mut seen).unwrap_err(),
+            Error::new(ErrorKind::ForwardPointer, 0x202)
+        );
+    }
+
+    #[test]
+    fn chain_of_more_pointers_than_a_name_may_follow() {
+        // The root at 0, then pointers that each lead to the one before.
+        let mut message = std::vec![0];
+        for jump in 0..=MAX_JUMPS {
+            let target = jump.saturating_sub(1) * 2 + usize::from(jump > 0);
+            message.extend_from_slice(&[0xc0, target as u8]);
+        }
+        let last = message.len() - 2;
+        let (name, _) = parse(&message, last - 2).unwrap();
+        assert!(name.is_root());
+        assert_eq!(
+            parse(&message, last).unwrap_err(),
+            Error::new(ErrorKind::PointerLoop, 1)
+        );
+    }
+
+    #[test]
     fn pointer_to_itself() {
         assert_eq!(
             parse(&[0xc0, 0x00], 0).unwrap_err(),
