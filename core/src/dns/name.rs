@@ -678,6 +678,21 @@ mod tests {
     }
 
     #[test]
+    fn a_name_read_without_checks_says_the_same() {
+        // `example.com` at 0, then `www` and a pointer to it at 13.
+        let message = b"\x07example\x03com\x00\x03www\xc0\x00";
+        let (checked, end) = parse(message, 13).unwrap();
+        let (unchecked, unchecked_end) = Name::split_checked(message, 13);
+        assert_eq!((unchecked_end, end), (19, 19));
+        assert_eq!((unchecked.wire_len(), checked.wire_len()), (17, 17));
+        assert_eq!((unchecked.offset(), unchecked.label_count()), (13, 3));
+        assert!(unchecked.eq_exact(&checked) && !unchecked.is_root());
+        let buf = unchecked.to_buf();
+        assert_eq!(buf.as_bytes(), b"\x03www\x07example\x03com\x00");
+        assert!(buf.as_name().eq_exact(&checked));
+    }
+
+    #[test]
     fn pointer_to_itself() {
         assert_eq!(
             parse(&[0xc0, 0x00], 0).unwrap_err(),
