@@ -829,6 +829,50 @@ mod tests {
     }
 
     #[test]
+    fn local_scope_and_full_qualification_by_dialect() {
+        let address = |dialect, host, port| Address::new(dialect, "akka", "s", host, port);
+        for dialect in [Dialect::DotNet, Dialect::Jvm] {
+            assert!(address(dialect, None, None).has_local_scope());
+            assert!(address(dialect, Some(""), Some(1)).has_local_scope());
+            assert!(!address(dialect, Some("h"), None).has_local_scope());
+            assert!(address(dialect, Some("h"), Some(1)).is_fully_qualified());
+            assert!(!address(dialect, None, Some(1)).is_fully_qualified());
+        }
+        assert!(!address(Dialect::DotNet, Some("h"), None).is_fully_qualified());
+        assert!(address(Dialect::Jvm, Some("h"), None).is_fully_qualified());
+    }
+
+    #[test]
+    fn jvm_host_check_points_at_the_underscore_after_the_last_dot() {
+        let address = |host| Address::new(Dialect::Jvm, "akka", "s", Some(host), Some(1));
+        assert_eq!(
+            address("in_valid.example.b_ad").check_host_characters(),
+            Err(Error::new(ErrorKind::InvalidHost, 18))
+        );
+        assert!(!address("in_valid.example").has_invalid_host_characters());
+        assert_eq!(address("in_valid.example").check_host_characters(), Ok(()));
+    }
+
+    #[test]
+    fn hash_covers_every_field() {
+        use core::hash::BuildHasher;
+        let hash = |a: &Address<'_>| {
+            std::hash::BuildHasherDefault::<std::hash::DefaultHasher>::default().hash_one(a)
+        };
+        let base = Address::new(Dialect::DotNet, "akka", "s", Some("h"), Some(1));
+        for other in [
+            Address::new(Dialect::DotNet, "akka.tcp", "s", Some("h"), Some(1)),
+            Address::new(Dialect::DotNet, "akka", "t", Some("h"), Some(1)),
+            Address::new(Dialect::DotNet, "akka", "s", Some("i"), Some(1)),
+            Address::new(Dialect::DotNet, "akka", "s", Some("h"), Some(2)),
+        ] {
+            assert_ne!(hash(&base), hash(&other), "{other}");
+        }
+        let same = Address::new(Dialect::DotNet, "akka", "s", Some("h"), Some(1));
+        assert_eq!(hash(&base), hash(&same));
+    }
+
+    #[test]
     fn absent_and_empty_host_differ_but_order_together() {
         let none = Address::new(Dialect::DotNet, "akka", "s", None, None);
         let empty = Address::new(Dialect::DotNet, "akka", "s", Some(""), None);
