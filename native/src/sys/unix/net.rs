@@ -661,6 +661,12 @@ impl<H: Handler> Worker<'_, H> {
         if self.go(token, state, drained) || !self.hub.draining.load(Ordering::Acquire) {
             return false;
         }
+        // A connection back from the pool left it with all its input read,
+        // but more may have come since: its edge waits in the hub for a turn
+        // that would find the connection closed.
+        if drained && self.go(token, state, false) {
+            return false;
+        }
         match state {
             SlotState {
                 stream: Some(_),
