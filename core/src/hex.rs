@@ -137,6 +137,12 @@ const fn value(b: u8) -> Option<u8> {
     }
 }
 
+/// The bytes of hex `text`, for tests' fixtures; panics on bad hex.
+#[cfg(test)]
+pub(crate) fn vec(text: &str) -> std::vec::Vec<u8> {
+    decode(text).map(Result::unwrap).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -805,34 +805,24 @@ mod tests {
 
     #[test]
     fn jvm_server_errors_point_at_the_defect() {
-        let fails = |s| jvm(s).map(|_| ()).unwrap_err();
         // An IPv6 literal has only hex digits and colons, and may end in IPv4.
         assert!(jvm("akka://s@[::ffff:1.2.3.4]:9").is_ok());
-        assert_eq!(
-            fails("akka://s@[::g]:9"),
-            Error::new(ErrorKind::InvalidHost, 10)
-        );
-        assert_eq!(
-            fails("akka://s@[::1]x:9"),
-            Error::new(ErrorKind::InvalidHost, 14)
-        );
-        assert_eq!(
-            fails("akka://s@h:12x"),
-            Error::new(ErrorKind::InvalidPort, 13)
-        );
-        assert_eq!(
-            fails("akka://s@h:99999999999"),
-            Error::new(ErrorKind::PortOutOfRange, 11)
-        );
-        // An empty port is no port, which an address with user info needs.
-        assert_eq!(fails("akka://s@h:"), Error::new(ErrorKind::MissingPort, 11));
+        for (input, kind, at) in [
+            ("akka://s@[::g]:9", ErrorKind::InvalidHost, 10),
+            ("akka://s@[::1]x:9", ErrorKind::InvalidHost, 14),
+            ("akka://s@h:12x", ErrorKind::InvalidPort, 13),
+            // An empty port is no port, which an address with user info needs.
+            ("akka://s@h:", ErrorKind::MissingPort, 11),
+        ] {
+            assert_eq!(jvm(input).unwrap_err(), Error::new(kind, at), "{input}");
+        }
     }
 
     #[test]
     fn jvm_port_out_of_range() {
         assert_eq!(
-            jvm("akka://s@h:99999999999").unwrap_err().kind(),
-            ErrorKind::PortOutOfRange
+            jvm("akka://s@h:99999999999").unwrap_err(),
+            Error::new(ErrorKind::PortOutOfRange, 11)
         );
     }
 

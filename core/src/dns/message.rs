@@ -217,14 +217,12 @@ mod tests {
     /// A response with one question (`a. IN A`), one answer and an OPT
     /// record whose TTL carries `extended` as the upper bits of the rcode.
     fn response(rcode: u8, extended: u8) -> std::vec::Vec<u8> {
-        let mut bytes: std::vec::Vec<u8> = hex::decode(
+        let mut bytes = hex::vec(
             "abcd 8180 0001 0001 0000 0001 \
              0161 00 0001 0001 \
              c00c 0001 0001 00000e10 0004 c0000201 \
              00 0029 04d0 00000000 0000",
-        )
-        .collect::<core::result::Result<_, _>>()
-        .unwrap();
+        );
         bytes[3] |= rcode;
         // The first byte of the OPT record's TTL, six bytes from the end.
         let ttl = bytes.len() - 6;

@@ -626,10 +626,8 @@ mod tests {
     fn pointer_past_the_first_256_bytes() {
         // `example.com` at 0x1234, after filler; `www` and a pointer to it.
         let mut message = std::vec![0; 0x1234];
-        message.extend_from_slice(b"\x07example\x03com\x00\x03www\xc0\x00");
+        message.extend_from_slice(b"\x07example\x03com\x00\x03www\xd2\x34");
         let end = message.len();
-        message[end - 2] |= 0x12;
-        message[end - 1] = 0x34;
         let (name, after) = parse(&message, end - 6).unwrap();
         assert_eq!(
             (name.to_string(), after),
@@ -665,7 +663,8 @@ mod tests {
         // The root at 0, then pointers that each lead to the one before.
         let mut message = std::vec![0];
         for jump in 0..=MAX_JUMPS {
-            let target = jump.saturating_sub(1) * 2 + usize::from(jump > 0);
+            // Pointer `jump` sits at `1 + 2 * jump`.
+            let target = if jump == 0 { 0 } else { 2 * jump - 1 };
             message.extend_from_slice(&[0xc0, target as u8]);
         }
         let last = message.len() - 2;

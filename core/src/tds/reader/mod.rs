@@ -978,16 +978,10 @@ mod tests {
         Ok(out)
     }
 
-    fn hex(text: &str) -> Vec<u8> {
-        crate::hex::decode(text)
-            .map(core::result::Result::unwrap)
-            .collect()
-    }
-
     #[test]
     fn envchange_resumes_at_every_byte() {
         // tedious's "should parse database change".
-        let bytes = hex("e30f0001036e0065007700036f006c006400");
+        let bytes = crate::hex::vec("e30f0001036e0065007700036f006c006400");
         for chunk in 1..=bytes.len() {
             assert_eq!(
                 read(&bytes, chunk, TdsVersion::V7_2).unwrap(),
@@ -998,7 +992,7 @@ mod tests {
 
     #[test]
     fn done_width_follows_the_version() {
-        let done = hex("fd10000100020000000000000000");
+        let done = crate::hex::vec("fd10000100020000000000000000");
         assert_eq!(
             read(&done[..13], 1, TdsVersion::V7_4).unwrap(),
             ["DONE status=0x0010 cur_cmd=0x0001 rows=2"]
@@ -1011,8 +1005,8 @@ mod tests {
     #[test]
     fn loginack_switches_the_version() {
         // tedious's LOGINACK vector: TDS 7.2, then a 12-byte DONE.
-        let mut bytes = hex("ad1200017209000204700072006f00670001020304");
-        bytes.extend(hex("fd000000000000000000000000"));
+        let mut bytes = crate::hex::vec("ad1200017209000204700072006f00670001020304");
+        bytes.extend(crate::hex::vec("fd000000000000000000000000"));
         let bump = Bump::new();
         let mut meta = Metadata::new(&bump);
         let mut reader = Reader::new(TdsVersion::V7_1);
@@ -1029,7 +1023,7 @@ mod tests {
     #[test]
     fn token_types_are_the_token_bytes() {
         // One of each, by the token values of MS-TDS 2.2.7.
-        let bytes = hex(concat!(
+        let bytes = crate::hex::vec(concat!(
             "810100000000000100260400",
             "aa0e000000000000000000000000000000",
             "ab0e000000000000000000000000000000",
@@ -1064,7 +1058,7 @@ mod tests {
 
     #[test]
     fn states_have_names() {
-        let bytes = hex("ab300003000000");
+        let bytes = crate::hex::vec("ab300003000000");
         let bump = Bump::new();
         let mut meta = Metadata::new(&bump);
         let mut reader = Reader::new(TdsVersion::V7_4);

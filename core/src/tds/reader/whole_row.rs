@@ -221,17 +221,12 @@ fn write_entry(entry: &mut [u8], start: u32, len: u32) {
 
 /// Where an index entry puts a value's data.
 enum Place {
+    /// None: the value is NULL.
     Null,
     /// In the row's body, counted from after its token byte.
-    Body {
-        start: usize,
-        len: usize,
-    },
+    Body { start: usize, len: usize },
     /// In the joined PLP values.
-    Joined {
-        start: usize,
-        len: usize,
-    },
+    Joined { start: usize, len: usize },
 }
 
 /// Reads the index entry at the start of `entry`.
