@@ -1,6 +1,4 @@
 //! Parsing and printing touch the heap zero times; arena paths touch only the arena.
-//!
-//! The whole file is one test, so that no other test's allocations are counted.
 
 use std::fmt::Write as _;
 

@@ -1,6 +1,4 @@
 //! Decoding and encoding DNS messages touch the heap zero times.
-//!
-//! The whole file is one test, so that no other test's allocations are counted.
 
 mod support {
     // Only the vector list and the hex reader are used here.

@@ -1,8 +1,6 @@
 //! After the first COLMETADATA, reading rows touches neither the heap nor
 //! the arena: values are borrowed from the chunk, or assembled in the
 //! reader's scratch space or the caller's row buffer.
-//!
-//! The whole file is one test, so that no other test's allocations are counted.
 
 mod support {
     pub mod heap;

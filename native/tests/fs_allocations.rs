@@ -1,17 +1,10 @@
-//! Heap allocations of `leanwire_native::fs`, counted by a wrapping
-//! `#[global_allocator]`.
-//!
-//! One `#[test]` only: the counters are global, and another test running
-//! beside it would add its own allocations to them.
+//! Heap allocations of `leanwire_native::fs`, counted on the calling thread
+//! by `allocation-counter`'s allocator. The harness's own threads, which
+//! allocate while the test runs, are not counted.
 
-use std::alloc::System;
 use std::path::PathBuf;
 
 use leanwire_native::fs::{create_dir_all, remove_dir_all};
-use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
-
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
 #[test]
 fn create_and_remove_touch_no_heap() {
@@ -24,25 +17,21 @@ fn create_and_remove_touch_no_heap() {
         // several subdirectories per level.
         let beside = top.join("beside/x/y");
 
-        let region = Region::new(GLOBAL);
-        create_dir_all(&leaf).unwrap();
-        create_dir_all(&beside).unwrap();
-        let change = region.change();
+        let heap = allocation_counter::measure(|| {
+            create_dir_all(&leaf).unwrap();
+            create_dir_all(&beside).unwrap();
+        });
         assert_eq!(
-            change.allocations + change.reallocations,
-            0,
-            "create_dir_all at depth {depth}: {change:?}"
+            heap.count_total, 0,
+            "create_dir_all at depth {depth}: {heap:?}"
         );
         assert!(leaf.is_dir());
         std::fs::write(top.join("beside/x/file"), "x").unwrap();
 
-        let region = Region::new(GLOBAL);
-        remove_dir_all(&top).unwrap();
-        let change = region.change();
+        let heap = allocation_counter::measure(|| remove_dir_all(&top).unwrap());
         assert_eq!(
-            change.allocations + change.reallocations,
-            0,
-            "remove_dir_all at depth {depth}: {change:?}"
+            heap.count_total, 0,
+            "remove_dir_all at depth {depth}: {heap:?}"
         );
         assert!(!top.exists());
     }

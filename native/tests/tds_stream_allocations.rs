@@ -1,6 +1,9 @@
 //! `TdsStream` touches the heap for no row once its text columns have held
 //! their longest values: `read_row`, `is_null` and the borrowed getters,
 //! sync and async.
+//!
+//! `allocation-counter`'s allocator counts what this thread allocates; the
+//! harness's own threads are not counted.
 
 #[path = "support/tds_stream.rs"]
 #[allow(dead_code)]
@@ -12,25 +15,12 @@ mod tds_stream;
 mod stutter;
 use stutter::Stutter;
 
-use std::alloc::System;
 use std::fmt::{self, Write as _};
 use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll, Waker};
 
 use leanwire_native::tds::{BlockingRead, TdsStream};
-use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
-
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-/// How many times `f` asked the heap for memory (`alloc` and `realloc`).
-fn heap_allocations(f: impl FnOnce()) -> usize {
-    let region = Region::new(GLOBAL);
-    f();
-    let change = region.change();
-    change.allocations + change.reallocations
-}
 
 /// Text formatted on the stack, to compare with without allocating.
 struct StackText {
@@ -108,7 +98,7 @@ fn rows_after_the_longest_text_allocate_nothing() {
         check(&stream, rows, null);
         rows += 1;
     }
-    let allocations = heap_allocations(|| {
+    let heap = allocation_counter::measure(|| {
         while stream.read_row_sync().unwrap() {
             let null = stream.is_null_sync(6).unwrap();
             assert!(!stream.is_null_sync(0).unwrap());
@@ -118,7 +108,7 @@ fn rows_after_the_longest_text_allocate_nothing() {
         assert!(!stream.next_result_sync().unwrap());
     });
     assert_eq!(rows, ROWS);
-    assert_eq!(allocations, 0, "sync: heap allocations after the warm-up");
+    assert_eq!(heap.count_total, 0, "sync, after the warm-up: {heap:?}");
 
     // Async, over a source that is pending on every other poll.
     let source = Stutter::new(&bytes, || 1000);
@@ -129,7 +119,7 @@ fn rows_after_the_longest_text_allocate_nothing() {
         check(&stream, rows, null);
         rows += 1;
     }
-    let allocations = heap_allocations(|| {
+    let heap = allocation_counter::measure(|| {
         while spin(stream.read_row()).unwrap() {
             let null = spin(stream.is_null(6)).unwrap();
             assert!(!spin(stream.is_null(0)).unwrap());
@@ -139,5 +129,5 @@ fn rows_after_the_longest_text_allocate_nothing() {
         assert!(!spin(stream.next_result()).unwrap());
     });
     assert_eq!(rows, ROWS);
-    assert_eq!(allocations, 0, "async: heap allocations after the warm-up");
+    assert_eq!(heap.count_total, 0, "async, after the warm-up: {heap:?}");
 }
