@@ -149,5 +149,18 @@ mod tests {
         assert_eq!(d(&max, 38), "3.40282366920938463463374607431768211455");
         assert!(Decimal::from_bytes(&[2, 1, 0, 0, 0], 5, 0).is_none());
         assert!(Decimal::from_bytes(&[], 5, 0).is_none());
+        assert!(Decimal::from_bytes(&[1; 17], 38, 38).is_some());
+        assert!(Decimal::from_bytes(&[1; 18], 38, 0).is_none(), "17 magnitude bytes");
+        assert!(Decimal::from_bytes(&[1, 7, 0, 0, 0], 38, 39).is_none(), "scale 39");
+    }
+
+    #[test]
+    fn floats() {
+        assert_eq!(Money(1_234_500).to_f64(), 123.45);
+        assert_eq!(Money(-50_000).to_f64(), -5.0);
+        let d = |bytes: &[u8], scale| Decimal::from_bytes(bytes, 38, scale).unwrap().to_f64();
+        assert_eq!(d(&[1, 0x15, 0xcd, 0x5b, 0x07], 4), 12345.6789);
+        assert_eq!(d(&[0, 0xf4, 0x01, 0, 0], 2), -5.0);
+        assert_eq!(d(&[1, 7, 0, 0, 0], 0), 7.0);
     }
 }

@@ -361,6 +361,31 @@ mod tests {
     }
 
     #[test]
+    fn every_day_from_0001_to_9999_against_a_day_by_day_count() {
+        let leap = |y: i64| y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+        let (mut year, mut month, mut day) = (1i64, 1u8, 1u8);
+        for days in 0..=3_652_058u32 {
+            assert_eq!(Date { days }.ymd(), (year, month, day), "day {days}");
+            let month_len = match month {
+                2 if leap(year) => 29,
+                2 => 28,
+                4 | 6 | 9 | 11 => 30,
+                _ => 31,
+            };
+            day += 1;
+            if day > month_len {
+                day = 1;
+                month += 1;
+                if month > 12 {
+                    month = 1;
+                    year += 1;
+                }
+            }
+        }
+        assert_eq!((year, month, day), (10_000, 1, 1));
+    }
+
+    #[test]
     fn time_at_every_scale() {
         let seconds = 13 * 3600 + 14 * 60 + 15;
         let want = [
@@ -391,6 +416,14 @@ mod tests {
             .is_valid()
         );
         assert_eq!(Time { units: 5, scale: 2 }.nanoseconds(), 50_000_000);
+        assert_eq!(Time { units: 5, scale: 9 }.units_per_second(), 10_000_000);
+    }
+
+    #[test]
+    fn time_bytes_and_scale_limits() {
+        assert!(Time::from_bytes(&[0; 5], 7).is_some());
+        assert!(Time::from_bytes(&[0; 3], 8).is_none(), "scale 8");
+        assert!(Time::from_bytes(&[0; 6], 7).is_none(), "6 bytes");
     }
 
     #[test]
@@ -417,6 +450,19 @@ mod tests {
             offset_minutes: 0,
         };
         assert_eq!(zero.to_string(), "0001-01-01T00:00:03.0+00:00");
+        // A time of day days past midnight, which no reader makes, carries
+        // two days at most.
+        let hostile = DateTimeOffset {
+            utc: DateTime2 {
+                date: Date { days: 0 },
+                time: Time {
+                    units: 5 * 86_400,
+                    scale: 0,
+                },
+            },
+            offset_minutes: 0,
+        };
+        assert_eq!(hostile.to_string(), "0001-01-03T00:00:00+00:00");
     }
 
     #[test]
@@ -436,5 +482,11 @@ mod tests {
             minutes: 14,
         };
         assert_eq!(small.to_string(), "1900-01-03T00:14:00");
+        // Hostile minutes past midnight carry into the next day too.
+        let small = SmallDateTime {
+            days: 0,
+            minutes: 1441,
+        };
+        assert_eq!(small.to_string(), "1900-01-02T00:01:00");
     }
 }
