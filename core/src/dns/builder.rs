@@ -517,6 +517,56 @@ mod tests {
     }
 
     #[test]
+    fn a_record_that_does_not_fit_keeps_the_earlier_compression_targets() {
+        let mut buf = [0u8; 60];
+        let mut b = MessageBuilder::new(&mut buf).unwrap();
+        let www = name("www.example.com");
+        b.push_question(&www.as_name(), Rtype::A, Class::In)
+            .unwrap();
+        let a = RData::A(A {
+            address: Ipv4Addr::new(192, 0, 2, 1),
+        });
+        // 18 bytes of name fit, the 14 after them do not.
+        let err = b
+            .push_record(
+                Section::Answer,
+                &name("mail.example.org").as_name(),
+                1,
+                60,
+                &a,
+            )
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Truncated);
+        // In full the name would not fit either; as a pointer it does.
+        b.push_record(Section::Answer, &www.as_name(), 1, 60, &a)
+            .unwrap();
+        let out = b.finish().unwrap();
+        assert_eq!(out.len(), 33 + 2 + 14);
+        assert_eq!(out[33..35], [0xc0, 12]);
+        let message = crate::dns::Message::parse(out).unwrap();
+        let record = message.answers().next().unwrap();
+        assert_eq!(
+            std::format!("{record}"),
+            "www.example.com. 60 IN A 192.0.2.1"
+        );
+    }
+
+    #[test]
+    fn a_writer_counts_what_it_wrote() {
+        let mut buf = [0u8; 4];
+        let mut w = Writer::new(Out::Slice {
+            buf: &mut buf,
+            len: 0,
+        });
+        assert!(w.is_empty());
+        w.put_u16(0x0102).unwrap();
+        assert!(!w.is_empty());
+        assert_eq!((w.len(), w.written()), (2, &[1u8, 2][..]));
+        assert_eq!(w.put_u32(0).unwrap_err().kind(), ErrorKind::Truncated);
+        assert_eq!(w.len(), 2);
+    }
+
+    #[test]
     fn sections_go_in_order() {
         let mut buf = [0u8; 512];
         let mut b = MessageBuilder::new(&mut buf).unwrap();

@@ -150,8 +150,14 @@ mod tests {
         assert!(Decimal::from_bytes(&[2, 1, 0, 0, 0], 5, 0).is_none());
         assert!(Decimal::from_bytes(&[], 5, 0).is_none());
         assert!(Decimal::from_bytes(&[1; 17], 38, 38).is_some());
-        assert!(Decimal::from_bytes(&[1; 18], 38, 0).is_none(), "17 magnitude bytes");
-        assert!(Decimal::from_bytes(&[1, 7, 0, 0, 0], 38, 39).is_none(), "scale 39");
+        assert!(
+            Decimal::from_bytes(&[1; 18], 38, 0).is_none(),
+            "17 magnitude bytes"
+        );
+        assert!(
+            Decimal::from_bytes(&[1, 7, 0, 0, 0], 38, 39).is_none(),
+            "scale 39"
+        );
     }
 
     #[test]

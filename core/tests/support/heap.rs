@@ -13,7 +13,10 @@ pub fn heap_allocations(f: impl FnOnce()) -> usize {
 
 #[test]
 fn an_allocation_on_this_thread_is_counted() {
-    assert_eq!(heap_allocations(|| drop(std::hint::black_box(Box::new(1u8)))), 1);
+    assert_eq!(
+        heap_allocations(|| drop(std::hint::black_box(Box::new(1u8)))),
+        1
+    );
     let other = std::thread::spawn(|| {
         std::thread::park();
         drop(std::hint::black_box(Box::new(1u8)));
