@@ -552,6 +552,91 @@ mod tests {
     }
 
     #[test]
+    fn edns_fields_and_options_and_section_counts() {
+        let mut buf = [0u8; 512];
+        let mut b = MessageBuilder::new(&mut buf).unwrap();
+        // The counts are the builder's, whatever the header says.
+        b.header_mut().nscount = 7;
+        let a = RData::A(A {
+            address: Ipv4Addr::new(192, 0, 2, 1),
+        });
+        b.push_record(
+            Section::Authority,
+            &name("example.com").as_name(),
+            1,
+            60,
+            &a,
+        )
+        .unwrap();
+        let options = [
+            EdnsOption::Nsid(b"ns1"),
+            EdnsOption::Cookie {
+                client: &[1, 2, 3, 4, 5, 6, 7, 8],
+                server: None,
+            },
+        ];
+        b.push_edns(&EdnsParams {
+            payload_size: 4096,
+            extended_rcode: 0xab,
+            version: 1,
+            dnssec_ok: true,
+            options: &options,
+        })
+        .unwrap();
+        let out = b.finish().unwrap();
+        // TTL: extended rcode, version, the DO bit; RDLENGTH: 7 + 12 octets.
+        assert_eq!(out[out.len() - 25..][..4], [0xab, 1, 0x80, 0]);
+        assert_eq!(out[out.len() - 21..][..2], [0, 19]);
+        let message = crate::dns::Message::parse(out).unwrap();
+        let header = message.header();
+        assert_eq!(
+            (
+                header.qdcount,
+                header.ancount,
+                header.nscount,
+                header.arcount
+            ),
+            (0, 0, 1, 1)
+        );
+        let edns = message.edns().unwrap();
+        assert_eq!(
+            (
+                edns.payload_size,
+                edns.extended_rcode,
+                edns.version,
+                edns.dnssec_ok,
+                edns.z
+            ),
+            (4096, 0xab, 1, true, 0)
+        );
+        assert!(edns.options().eq(options));
+    }
+
+    #[test]
+    fn names_past_the_compression_table_are_written_in_full() {
+        let bump = Bump::new();
+        let mut b = MessageBuilder::new_in(&bump);
+        let names: std::vec::Vec<NameBuf> = (0..80)
+            .map(|i| name(&std::format!("n{i}.example")))
+            .collect();
+        let a = RData::A(A {
+            address: Ipv4Addr::new(192, 0, 2, 1),
+        });
+        for owner in &names {
+            b.push_record(Section::Answer, &owner.as_name(), 1, 1, &a)
+                .unwrap();
+        }
+        let out = b.finish().unwrap();
+        let message = crate::dns::Message::parse(out).unwrap();
+        assert!(
+            message
+                .answers()
+                .map(|r| r.name)
+                .eq(names.iter().map(|n| n.as_name()))
+        );
+    }
+
+    #[test]
     fn a_writer_counts_what_it_wrote() {
         let mut buf = [0u8; 4];
         let mut w = Writer::new(Out::Slice {
