@@ -613,6 +613,18 @@ fn rdata_parse_takes_the_bounds_it_is_given() {
         (err.kind(), err.offset()),
         (ErrorKind::InvalidRdata, 7 + hinfo.len())
     );
+    // Bounds past the message, or backwards, are refused before any type
+    // reads them.
+    for (at, end) in [(7, buf.len() + 1), (8, 7), (buf.len() + 1, buf.len() + 1)] {
+        for rtype in [Rtype::A, Rtype::Hinfo, Rtype::Unknown(65_280)] {
+            let err = RData::parse(rtype, &buf, at, end).unwrap_err();
+            assert_eq!(
+                (err.kind(), err.offset()),
+                (ErrorKind::RdataOverrun, buf.len()),
+                "{rtype} at {at}..{end}"
+            );
+        }
+    }
 }
 
 #[test]
