@@ -297,3 +297,124 @@ impl fmt::Display for EdnsOption<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dns::{EdnsParams, MessageBuilder};
+    use std::string::ToString;
+    use std::vec::Vec;
+
+    /// One option's wire form: code, length, data.
+    fn option(code: u16, data: &[u8]) -> Vec<u8> {
+        let len = u16::try_from(data.len()).unwrap();
+        [&code.to_be_bytes()[..], &len.to_be_bytes(), data].concat()
+    }
+
+    #[test]
+    fn each_option_reads_prints_and_writes_back() {
+        let server: Vec<u8> = (0x11..0x31).collect();
+        let cookie = [&[1, 2, 3, 4, 5, 6, 7, 8][..], &server].concat();
+        let cases = [
+            (option(3, b"ns1"), "NSID: 6e7331 (\"ns1\")", Some("NSID")),
+            (
+                option(8, &[0, 1, 24, 0, 192, 0, 2]),
+                "CLIENT-SUBNET: 192.0.2.0/24/0",
+                Some("CLIENT-SUBNET"),
+            ),
+            (
+                option(8, &[0, 1, 32, 32, 192, 0, 2, 1]),
+                "CLIENT-SUBNET: 192.0.2.1/32/32",
+                Some("CLIENT-SUBNET"),
+            ),
+            (
+                option(8, &[0, 2, 40, 48, 0x20, 0x01, 0x0d, 0xb8, 0x01]),
+                "CLIENT-SUBNET: 2001:db8:100::/40/48",
+                Some("CLIENT-SUBNET"),
+            ),
+            (
+                option(10, &cookie[..8]),
+                "COOKIE: 0102030405060708",
+                Some("COOKIE"),
+            ),
+            (
+                option(10, &cookie[..16]),
+                "COOKIE: 0102030405060708 1112131415161718",
+                Some("COOKIE"),
+            ),
+            (
+                option(10, &cookie),
+                "COOKIE: 0102030405060708 \
+                 1112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f30",
+                Some("COOKIE"),
+            ),
+            (option(12, &[0; 12]), "PADDING: 12 bytes", Some("PADDING")),
+            (option(15, &[0, 18]), "EDE: 18", Some("EDE")),
+            (option(15, &[0, 18, b'x']), "EDE: 18 (x)", Some("EDE")),
+            (option(65_001, &[0x0a, 0x0b]), "OPT=65001: 0a0b", None),
+        ];
+        for (wire, text, name) in cases {
+            let (read, next) = EdnsOption::split(&wire, 0).unwrap();
+            assert_eq!(next, wire.len(), "{text}");
+            assert_eq!(read.to_string(), text);
+            assert_eq!(read.name(), name, "{text}");
+            assert_eq!(read.code(), u16::from_be_bytes([wire[0], wire[1]]));
+            assert_eq!(read.data_len(), wire.len() - 4, "{text}");
+            // Written back, as the only option of an OPT record: 12 bytes
+            // of header, 11 of OPT fields, then the option.
+            let mut buf = [0u8; 128];
+            let mut b = MessageBuilder::new(&mut buf).unwrap();
+            b.push_edns(&EdnsParams {
+                options: &[read],
+                ..EdnsParams::default()
+            })
+            .unwrap();
+            assert_eq!(b.finish().unwrap()[23..], wire[..], "{text}");
+        }
+    }
+
+    #[test]
+    fn malformed_options_point_at_their_data() {
+        let cases = [
+            // Client subnet: an unknown family; prefixes past the family's
+            // width; an address longer or shorter than the source prefix.
+            option(8, &[0, 3, 0, 0]),
+            option(8, &[0, 1, 33, 0, 192, 0, 2, 1, 0]),
+            option(8, &[0, 1, 24, 33, 192, 0, 2]),
+            option(8, &[0, 2, 129, 0]),
+            option(8, &[0, 1, 24, 0, 192, 0, 2, 1]),
+            option(8, &[0, 1, 24, 0, 192, 0]),
+            option(8, &[0, 1, 24]),
+            // Cookies of 9 and 41 octets.
+            option(10, &[7; 9]),
+            option(10, &[7; 41]),
+            // An extended error without its code.
+            option(15, &[0]),
+        ];
+        for wire in cases {
+            let err = EdnsOption::split(&wire, 0).unwrap_err();
+            assert_eq!(
+                (err.kind(), err.offset()),
+                (ErrorKind::InvalidRdata, 4),
+                "{wire:02x?}"
+            );
+            // In a record, after a good option, the offset is the message's.
+            let rdata = [option(3, b"ns1"), wire].concat();
+            let message = [&[0xff; 5][..], &rdata].concat();
+            let err = Opt::parse(&message, 5, message.len()).unwrap_err();
+            assert_eq!(
+                (err.kind(), err.offset()),
+                (ErrorKind::InvalidRdata, 5 + 7 + 4)
+            );
+        }
+    }
+
+    #[test]
+    fn a_record_of_options_prints_them_in_order() {
+        let rdata = [option(3, b"ns1"), option(12, &[0; 2])].concat();
+        let opt = Opt::parse(&rdata, 0, rdata.len()).unwrap();
+        assert_eq!(opt.to_string(), "NSID: 6e7331 (\"ns1\"); PADDING: 2 bytes");
+        assert_eq!(opt.options().count(), 2);
+        assert_eq!(Opt::parse(&rdata, 0, 0).unwrap().to_string(), "");
+    }
+}
