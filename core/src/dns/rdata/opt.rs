@@ -318,6 +318,11 @@ mod tests {
         let cases = [
             (option(3, b"ns1"), "NSID: 6e7331 (\"ns1\")", Some("NSID")),
             (
+                option(3, b"a\"b\\"),
+                "NSID: 6122625c (\"a\\\"b\\\\\")",
+                Some("NSID"),
+            ),
+            (
                 option(8, &[0, 1, 24, 0, 192, 0, 2]),
                 "CLIENT-SUBNET: 192.0.2.0/24/0",
                 Some("CLIENT-SUBNET"),
