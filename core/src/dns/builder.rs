@@ -440,6 +440,17 @@ mod tests {
         NameBuf::from_text(text).unwrap()
     }
 
+    /// The RDATA of an A record for 192.0.2.1.
+    const ADDRESS: RData<'static> = RData::A(A {
+        address: Ipv4Addr::new(192, 0, 2, 1),
+    });
+
+    /// The first answer of a finished message, as text.
+    fn first_answer(out: &[u8]) -> std::string::String {
+        let message = crate::dns::Message::parse(out).unwrap();
+        std::format!("{}", message.answers().next().unwrap())
+    }
+
     #[test]
     fn compresses_repeated_suffixes() {
         let mut buf = [0xa5u8; 512];
@@ -447,10 +458,7 @@ mod tests {
         let www = name("www.example.com");
         b.push_question(&www.as_name(), Rtype::A, Class::In)
             .unwrap();
-        let a = RData::A(A {
-            address: Ipv4Addr::new(192, 0, 2, 1),
-        });
-        b.push_record(Section::Answer, &www.as_name(), 1, 60, &a)
+        b.push_record(Section::Answer, &www.as_name(), 1, 60, &ADDRESS)
             .unwrap();
         let mail = name("mail.example.com");
         let mx = RData::Mx(Mx {
@@ -494,11 +502,8 @@ mod tests {
             &cname,
         )
         .unwrap();
-        let out = b.finish().unwrap();
-        let message = crate::dns::Message::parse(out).unwrap();
-        let record = message.answers().next().unwrap();
         assert_eq!(
-            std::format!("{record}"),
+            first_answer(b.finish().unwrap()),
             "Example.COM. 1 IN CNAME www.example.com."
         );
     }
@@ -523,9 +528,6 @@ mod tests {
         let www = name("www.example.com");
         b.push_question(&www.as_name(), Rtype::A, Class::In)
             .unwrap();
-        let a = RData::A(A {
-            address: Ipv4Addr::new(192, 0, 2, 1),
-        });
         // 18 bytes of name fit, the 14 after them do not.
         let err = b
             .push_record(
@@ -533,22 +535,17 @@ mod tests {
                 &name("mail.example.org").as_name(),
                 1,
                 60,
-                &a,
+                &ADDRESS,
             )
             .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Truncated);
         // In full the name would not fit either; as a pointer it does.
-        b.push_record(Section::Answer, &www.as_name(), 1, 60, &a)
+        b.push_record(Section::Answer, &www.as_name(), 1, 60, &ADDRESS)
             .unwrap();
         let out = b.finish().unwrap();
         assert_eq!(out.len(), 33 + 2 + 14);
         assert_eq!(out[33..35], [0xc0, 12]);
-        let message = crate::dns::Message::parse(out).unwrap();
-        let record = message.answers().next().unwrap();
-        assert_eq!(
-            std::format!("{record}"),
-            "www.example.com. 60 IN A 192.0.2.1"
-        );
+        assert_eq!(first_answer(out), "www.example.com. 60 IN A 192.0.2.1");
     }
 
     #[test]
@@ -557,15 +554,12 @@ mod tests {
         let mut b = MessageBuilder::new(&mut buf).unwrap();
         // The counts are the builder's, whatever the header says.
         b.header_mut().nscount = 7;
-        let a = RData::A(A {
-            address: Ipv4Addr::new(192, 0, 2, 1),
-        });
         b.push_record(
             Section::Authority,
             &name("example.com").as_name(),
             1,
             60,
-            &a,
+            &ADDRESS,
         )
         .unwrap();
         let options = [
@@ -619,11 +613,8 @@ mod tests {
         let names: std::vec::Vec<NameBuf> = (0..80)
             .map(|i| name(&std::format!("n{i}.example")))
             .collect();
-        let a = RData::A(A {
-            address: Ipv4Addr::new(192, 0, 2, 1),
-        });
         for owner in &names {
-            b.push_record(Section::Answer, &owner.as_name(), 1, 1, &a)
+            b.push_record(Section::Answer, &owner.as_name(), 1, 1, &ADDRESS)
                 .unwrap();
         }
         let out = b.finish().unwrap();
