@@ -445,6 +445,15 @@ mod tests {
         address: Ipv4Addr::new(192, 0, 2, 1),
     });
 
+    /// A builder over `buf` with one question, `www.example.com. IN A`,
+    /// which ends at byte 33.
+    fn www_question(buf: &mut [u8]) -> MessageBuilder<'_> {
+        let mut b = MessageBuilder::new(buf).unwrap();
+        b.push_question(&name("www.example.com").as_name(), Rtype::A, Class::In)
+            .unwrap();
+        b
+    }
+
     /// The first answer of a finished message, as text.
     fn first_answer(out: &[u8]) -> std::string::String {
         let message = crate::dns::Message::parse(out).unwrap();
@@ -454,10 +463,8 @@ mod tests {
     #[test]
     fn compresses_repeated_suffixes() {
         let mut buf = [0xa5u8; 512];
-        let mut b = MessageBuilder::new(&mut buf).unwrap();
+        let mut b = www_question(&mut buf);
         let www = name("www.example.com");
-        b.push_question(&www.as_name(), Rtype::A, Class::In)
-            .unwrap();
         b.push_record(Section::Answer, &www.as_name(), 1, 60, &ADDRESS)
             .unwrap();
         let mail = name("mail.example.com");
@@ -511,9 +518,7 @@ mod tests {
     #[test]
     fn a_full_buffer_is_truncated_and_left_intact() {
         let mut buf = [0u8; 40];
-        let mut b = MessageBuilder::new(&mut buf).unwrap();
-        b.push_question(&name("www.example.com").as_name(), Rtype::A, Class::In)
-            .unwrap();
+        let mut b = www_question(&mut buf);
         let err = b.push_edns(&EdnsParams::default()).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::Truncated);
         let out = b.finish().unwrap();
@@ -524,10 +529,8 @@ mod tests {
     #[test]
     fn a_record_that_does_not_fit_keeps_the_earlier_compression_targets() {
         let mut buf = [0u8; 60];
-        let mut b = MessageBuilder::new(&mut buf).unwrap();
+        let mut b = www_question(&mut buf);
         let www = name("www.example.com");
-        b.push_question(&www.as_name(), Rtype::A, Class::In)
-            .unwrap();
         // 18 bytes of name fit, the 14 after them do not.
         let err = b
             .push_record(

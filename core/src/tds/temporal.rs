@@ -450,8 +450,8 @@ mod tests {
             offset_minutes: 0,
         };
         assert_eq!(zero.to_string(), "0001-01-01T00:00:03.0+00:00");
-        // A time of day days past midnight, which no reader makes, carries
-        // two days at most.
+        // A time of day five days long, which no reader makes, carries two
+        // days at most.
         let hostile = DateTimeOffset {
             utc: DateTime2 {
                 date: Date { days: 0 },

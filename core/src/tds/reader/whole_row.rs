@@ -221,7 +221,7 @@ fn write_entry(entry: &mut [u8], start: u32, len: u32) {
 
 /// Where an index entry puts a value's data.
 enum Place {
-    /// None: the value is NULL.
+    /// Nowhere: the value is NULL.
     Null,
     /// In the row's body, counted from after its token byte.
     Body { start: usize, len: usize },
