@@ -28,6 +28,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod actor;
+mod calendar;
 pub mod dns;
 pub mod error;
 pub mod hex;

@@ -6,6 +6,7 @@ use core::fmt::{self, Write};
 
 use super::error::{Error, ErrorKind, Result};
 use super::rtype::Rtype;
+use crate::calendar::civil_from_days;
 
 /// Writes a `<character-string>` in quotes: `"` and `\` get a backslash and
 /// bytes outside ` `..=`~` become `\DDD`.
@@ -85,18 +86,8 @@ pub(crate) fn write_base32hex(f: &mut impl Write, bytes: &[u8]) -> fmt::Result {
 
 /// Writes seconds since 1970 as `YYYYMMDDHHmmSS` in UTC [RFC 4034 §3.2].
 pub(crate) fn write_time(f: &mut impl Write, seconds: u32) -> fmt::Result {
-    let days = seconds / 86_400;
+    let (year, month, day) = civil_from_days(i64::from(seconds / 86_400));
     let rest = seconds % 86_400;
-    // Howard Hinnant's civil_from_days, for days since 1970-01-01.
-    let z = i64::from(days) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
     write!(
         f,
         "{year:04}{month:02}{day:02}{:02}{:02}{:02}",
