@@ -10,7 +10,8 @@ mod support {
     pub mod tds_cases;
 }
 
-use support::tds_cases::{DELIBERATELY_DIFFERENT, OUT_OF_SCOPE, run_all, run_all_counted};
+use leanwire_core::tds::{CodePage, Collation};
+use support::tds_cases::{DELIBERATELY_DIFFERENT, OUT_OF_SCOPE, hex, run_all, run_all_counted};
 
 #[test]
 fn every_record_matches_its_expectation() {
@@ -57,4 +58,40 @@ fn the_shared_runner_passes_everything() {
     let (ran, failures) = run_all();
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert_eq!(ran, 124);
+}
+
+/// tedious's code pages: its tables by SortId and by language id, and the
+/// page it gives each of a spread of collations.
+const TEDIOUS_CODE_PAGES: &str = include_str!("vectors/tds/tedious_code_pages.json");
+
+fn tedious_page(name: &serde_json::Value) -> CodePage {
+    match name.as_str() {
+        None => CodePage::Unknown,
+        Some("utf-8") => CodePage::Utf8,
+        Some(cp) => CodePage::Windows(cp.strip_prefix("CP").unwrap().parse().unwrap()),
+    }
+}
+
+#[test]
+fn every_collation_has_the_code_page_tedious_gives() {
+    let pages: serde_json::Value = serde_json::from_str(TEDIOUS_CODE_PAGES).unwrap();
+    let table = |name: &str, id: u32| tedious_page(&pages[name][id.to_string()]);
+    for sort_id in 1..=u8::MAX {
+        let collation = Collation::from_bytes([0x09, 0x04, 0, 0, sort_id]);
+        let expected = table("bySortId", sort_id.into());
+        assert_eq!(collation.code_page(), expected, "sort id {sort_id}");
+    }
+    for language in 0..=u16::MAX {
+        let [low, high] = language.to_le_bytes();
+        let collation = Collation::from_bytes([low, high, 0, 0, 0]);
+        let expected = table("byLanguageId", language.into());
+        assert_eq!(collation.code_page(), expected, "language 0x{language:04x}");
+    }
+    let collations = pages["collations"].as_array().unwrap();
+    assert!(collations.len() > 1000);
+    for case in collations {
+        let bytes: [u8; 5] = hex(case[0].as_str().unwrap()).try_into().unwrap();
+        let expected = tedious_page(&case[1]);
+        assert_eq!(Collation::from_bytes(bytes).code_page(), expected, "{case}");
+    }
 }
