@@ -60,8 +60,9 @@ fn the_shared_runner_passes_everything() {
     assert_eq!(ran, 124);
 }
 
-/// tedious's code pages: its tables by SortId and by language id, and the
-/// page it gives each of a spread of collations.
+/// tedious's code pages: its tables by SortId and by language id, the page
+/// it gives each of a spread of collations, and how its decoder reads the
+/// upper half of each single-byte page.
 const TEDIOUS_CODE_PAGES: &str = include_str!("vectors/tds/tedious_code_pages.json");
 
 fn tedious_page(name: &serde_json::Value) -> CodePage {
@@ -93,5 +94,24 @@ fn every_collation_has_the_code_page_tedious_gives() {
         let bytes: [u8; 5] = hex(case[0].as_str().unwrap()).try_into().unwrap();
         let expected = tedious_page(&case[1]);
         assert_eq!(Collation::from_bytes(bytes).code_page(), expected, "{case}");
+    }
+}
+
+#[test]
+fn single_byte_pages_decode_as_tedious_does() {
+    let pages: serde_json::Value = serde_json::from_str(TEDIOUS_CODE_PAGES).unwrap();
+    let decoded = pages["decoded"].as_object().unwrap();
+    assert_eq!(decoded.len(), 12);
+    for (number, chars) in decoded {
+        let page = CodePage::Windows(number.parse().unwrap());
+        assert!(page.is_decoded(), "{page}");
+        let chars = chars.as_array().unwrap();
+        assert_eq!(chars.len(), 128);
+        for (byte, expected) in (0x80..=0xFF).zip(chars) {
+            let mut text = String::new();
+            page.decode_to(&[b'a', byte, b'z'], &mut text).unwrap();
+            let expected = char::from_u32(expected.as_u64().unwrap() as u32).unwrap();
+            assert_eq!(text, format!("a{expected}z"), "{page} 0x{byte:02x}");
+        }
     }
 }
