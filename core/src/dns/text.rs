@@ -234,6 +234,21 @@ mod tests {
     }
 
     #[test]
+    fn bitmap_errors_are_at_the_offending_window() {
+        let error_at = |bytes: &[u8]| TypeBitmap::parse(bytes, 100).unwrap_err().offset();
+        // A second window cut short, out of order, empty, too long.
+        assert_eq!(error_at(&[0, 1, 0x40, 1]), 103);
+        assert_eq!(error_at(&[1, 1, 0x40, 0, 1, 0x40]), 103);
+        assert_eq!(error_at(&[0, 1, 0x40, 0, 1, 0x40]), 103);
+        assert_eq!(error_at(&[0, 1, 0x40, 1, 0]), 103);
+        assert_eq!(error_at(&[0, 1, 0x40, 1, 33]), 103);
+        // Bits past the end: the error is where the data ran out.
+        assert_eq!(error_at(&[0, 1, 0x40, 1, 2, 0x40]), 106);
+        let two = TypeBitmap::parse(&[0, 1, 0x40, 1, 1, 0x40], 100).unwrap();
+        assert_eq!(two.to_string(), "A CAA");
+    }
+
+    #[test]
     fn bitmap_windows_must_ascend() {
         assert!(TypeBitmap::parse(&[1, 1, 0x40, 0, 1, 0x40], 0).is_err());
         assert!(TypeBitmap::parse(&[0, 0], 0).is_err());
