@@ -52,6 +52,12 @@ impl<'a> Writer<'a> {
         }
     }
 
+    /// A writer into `buf`, for the record types' tests.
+    #[cfg(test)]
+    pub(crate) fn into_slice(buf: &'a mut [u8]) -> Self {
+        Writer::new(Out::Slice { buf, len: 0 })
+    }
+
     /// The bytes written so far.
     pub fn written(&self) -> &[u8] {
         match &self.out {
@@ -633,10 +639,7 @@ mod tests {
     #[test]
     fn a_writer_counts_what_it_wrote() {
         let mut buf = [0u8; 4];
-        let mut w = Writer::new(Out::Slice {
-            buf: &mut buf,
-            len: 0,
-        });
+        let mut w = Writer::into_slice(&mut buf);
         assert!(w.is_empty());
         w.put_u16(0x0102).unwrap();
         assert!(!w.is_empty());

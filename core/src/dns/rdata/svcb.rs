@@ -309,3 +309,229 @@ fn write_value_text(f: &mut impl Write, bytes: &[u8], list_item: bool) -> fmt::R
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::ToString;
+    use std::vec::Vec;
+
+    /// Where the RDATA starts in the test messages.
+    const AT: usize = 10;
+    /// Where its parameters start: after the priority and `svc.example.`.
+    const PARAMS_AT: usize = AT + 2 + 13;
+
+    /// A message holding ten other bytes, then the RDATA
+    /// `priority svc.example. params`.
+    fn message(priority: u16, params: &[(u16, &[u8])]) -> Vec<u8> {
+        let mut bytes = std::vec![0xEE; AT];
+        bytes.extend(priority.to_be_bytes());
+        bytes.extend(b"\x03svc\x07example\x00");
+        for (key, value) in params {
+            bytes.extend(key.to_be_bytes());
+            bytes.extend((value.len() as u16).to_be_bytes());
+            bytes.extend(*value);
+        }
+        bytes
+    }
+
+    fn parse(bytes: &[u8]) -> Result<Svcb<'_>> {
+        Svcb::parse(bytes, AT, bytes.len())
+    }
+
+    fn error(priority: u16, params: &[(u16, &[u8])]) -> (ErrorKind, usize) {
+        let e = parse(&message(priority, params)).unwrap_err();
+        (e.kind(), e.offset())
+    }
+
+    #[test]
+    fn every_key_prints_and_writes_back() {
+        let bytes = message(
+            1,
+            &[
+                (0, &[0, 1, 0, 3]),
+                (1, b"\x02h2\x02h3"),
+                (2, b""),
+                (3, &[0x20, 0xFB]),
+                (4, &[192, 0, 2, 1, 192, 0, 2, 2]),
+                (5, &[1, 2, 3]),
+                (
+                    6,
+                    &[0x20, 1, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1],
+                ),
+                (7, b"/q{?dns}"),
+                (8, b""),
+                (9, &[0, 0x1d]),
+                (65000, b"x"),
+            ],
+        );
+        let svcb = parse(&bytes).unwrap();
+        assert!(!svcb.is_alias());
+        assert_eq!(svcb.priority, 1);
+        assert_eq!(svcb.target.to_string(), "svc.example.");
+        assert_eq!(
+            svcb.to_string(),
+            "1 svc.example. mandatory=alpn,port alpn=h2,h3 no-default-alpn port=8443 \
+             ipv4hint=192.0.2.1,192.0.2.2 ech=AQID ipv6hint=2001:db8::1 dohpath=/q{?dns} \
+             ohttp tls-supported-groups=\"\\000\\029\" key65000=x"
+        );
+        let keys: Vec<u16> = svcb.params().map(|p| u16::from(p.key)).collect();
+        assert_eq!(keys, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 65000]);
+        let mut out = [0u8; 128];
+        let mut w = Writer::into_slice(&mut out);
+        svcb.emit(&mut w).unwrap();
+        assert_eq!(w.written(), &bytes[AT..]);
+    }
+
+    #[test]
+    fn alias_mode_has_no_parameters() {
+        let alias = message(0, &[]);
+        assert!(parse(&alias).unwrap().is_alias());
+        assert_eq!(parse(&alias).unwrap().to_string(), "0 svc.example.");
+        let with_port = [(3, &[0u8, 80][..])];
+        assert_eq!(
+            error(0, &with_port),
+            (ErrorKind::SvcbAliasParams, PARAMS_AT)
+        );
+    }
+
+    #[test]
+    fn values_are_quoted_and_escaped_as_rfc_9460_appendix_a_prints_them() {
+        // A.1: an ALPN id holding a comma and a backslash, in a list.
+        let alpn = message(16, &[(1, b"\x08f\\oo,bar\x02h2")]);
+        assert_eq!(
+            parse(&alpn).unwrap().to_string(),
+            r#"16 svc.example. alpn="f\\\\oo\\,bar,h2""#
+        );
+        // Outside a list, a space or a quote makes the value quoted, and
+        // bytes outside the printable range are escaped as \DDD.
+        let spaced = message(1, &[(65000, b"a b"), (65001, b"q\"\x01")]);
+        assert_eq!(
+            parse(&spaced).unwrap().to_string(),
+            r#"1 svc.example. key65000="a b" key65001="q\"\001""#
+        );
+        let plain = message(1, &[(1, b"\x02h2"), (65000, b"a,b")]);
+        assert_eq!(
+            parse(&plain).unwrap().to_string(),
+            "1 svc.example. alpn=h2 key65000=a,b"
+        );
+    }
+
+    #[test]
+    fn keys_must_ascend() {
+        let port: &[u8] = &[0, 80];
+        let alpn: &[u8] = b"\x02h2";
+        let second = PARAMS_AT + 6;
+        assert_eq!(
+            error(1, &[(3, port), (1, alpn)]),
+            (ErrorKind::SvcbKeyOrder, second)
+        );
+        assert_eq!(
+            error(1, &[(3, port), (3, port)]),
+            (ErrorKind::SvcbKeyOrder, second)
+        );
+    }
+
+    #[test]
+    fn each_bad_value_is_refused_at_its_value() {
+        // Each bad value follows a good `port`, so its value starts 10 bytes
+        // into the parameters.
+        let value_at = PARAMS_AT + 6 + 4;
+        let invalid = (ErrorKind::SvcbInvalidValue, value_at);
+        let port: &[u8] = &[0, 80];
+        let cases: [(u16, &[u8]); 10] = [
+            (4, b""),
+            (4, &[192, 0, 2]),
+            (4, &[192, 0, 2, 1, 192]),
+            (5, b""),
+            (6, b""),
+            (6, &[0; 15]),
+            (6, &[0; 17]),
+            (7, b""),
+            (7, b"\xff"),
+            (8, b"x"),
+        ];
+        for (key, value) in cases {
+            assert_eq!(error(1, &[(3, port), (key, value)]), invalid, "key {key}");
+        }
+        // The empty value of an unknown key is allowed.
+        assert!(parse(&message(1, &[(3, port), (9999, b"")])).is_ok());
+        // ALPN: no ids, an empty id, an id past the value's end.
+        for alpn in [&b""[..], b"\x00", b"\x02h2\x00", b"\x03h2"] {
+            let first = (ErrorKind::SvcbInvalidValue, PARAMS_AT + 4);
+            assert_eq!(error(1, &[(1, alpn)]), first, "{alpn:?}");
+        }
+        // `no-default-alpn` and `port` only after a good `alpn`.
+        let alpn_value = PARAMS_AT + 7 + 4;
+        for (key, value) in [(2, &b"x"[..]), (3, b"\x01"), (3, b"\x00\x01\x02")] {
+            let params = [(1, &b"\x02h2"[..]), (key, value)];
+            assert_eq!(
+                error(1, &params),
+                (ErrorKind::SvcbInvalidValue, alpn_value),
+                "key {key}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_default_alpn_needs_alpn() {
+        assert_eq!(
+            error(1, &[(2, b"")]),
+            (ErrorKind::SvcbAlpnMissing, PARAMS_AT)
+        );
+        assert!(parse(&message(1, &[(1, b"\x02h2"), (2, b"")])).is_ok());
+    }
+
+    #[test]
+    fn the_mandatory_list() {
+        let bad = (ErrorKind::SvcbMandatory, PARAMS_AT + 4);
+        let port: &[u8] = &[0, 80];
+        for list in [
+            &b""[..],
+            &[0, 3, 0],
+            &[0, 4, 0, 3],
+            &[0, 3, 0, 3],
+            &[0, 0, 0, 3],
+        ] {
+            assert_eq!(
+                error(1, &[(0, list), (3, port), (4, &[1, 2, 3, 4])]),
+                bad,
+                "{list:?}"
+            );
+        }
+        // A key the list names must be there.
+        assert_eq!(error(1, &[(0, &[0, 3, 0, 4]), (3, port)]), bad);
+        let both = message(1, &[(0, &[0, 3, 0, 4]), (3, port), (4, &[1, 2, 3, 4])]);
+        assert_eq!(
+            parse(&both).unwrap().to_string(),
+            "1 svc.example. mandatory=port,ipv4hint port=80 ipv4hint=1.2.3.4"
+        );
+    }
+
+    #[test]
+    fn a_parameter_cut_short_is_refused_where_it_runs_out() {
+        let mut bytes = message(1, &[(3, &[0, 80])]);
+        bytes.extend([0, 4, 0]);
+        let e = parse(&bytes).unwrap_err();
+        let length_at = PARAMS_AT + 6 + 2;
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::InvalidRdata, length_at));
+        let mut bytes = message(1, &[(3, &[0, 80])]);
+        bytes.extend([0, 4, 0, 8, 1, 2, 3, 4]);
+        let e = parse(&bytes).unwrap_err();
+        let value_at = PARAMS_AT + 6 + 4;
+        assert_eq!((e.kind(), e.offset()), (ErrorKind::InvalidRdata, value_at));
+    }
+
+    #[test]
+    fn the_target_is_never_compressed() {
+        // `svc.` at the message's start, then a target that points to it.
+        let mut bytes = b"\x03svc\x00".to_vec();
+        bytes.resize(AT, 0xEE);
+        bytes.extend([0, 1, 0xC0, 0x00]);
+        let e = parse(&bytes).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.offset()),
+            (ErrorKind::UnexpectedPointer, AT + 2)
+        );
+    }
+}
