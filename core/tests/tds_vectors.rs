@@ -60,9 +60,9 @@ fn the_shared_runner_passes_everything() {
     assert_eq!(ran, 124);
 }
 
-/// tedious's code pages: its tables by SortId and by language id, the page
-/// it gives each of a spread of collations, and how its decoder reads the
-/// upper half of each single-byte page.
+/// tedious's collations: its code page tables by SortId and by language id,
+/// what it reads from each of a spread of collations, and how its decoder
+/// reads the upper half of each single-byte page.
 const TEDIOUS_CODE_PAGES: &str = include_str!("vectors/tds/tedious_code_pages.json");
 
 fn tedious_page(name: &serde_json::Value) -> CodePage {
@@ -74,7 +74,7 @@ fn tedious_page(name: &serde_json::Value) -> CodePage {
 }
 
 #[test]
-fn every_collation_has_the_code_page_tedious_gives() {
+fn every_collation_reads_as_tedious_reads_it() {
     let pages: serde_json::Value = serde_json::from_str(TEDIOUS_CODE_PAGES).unwrap();
     let table = |name: &str, id: u32| tedious_page(&pages[name][id.to_string()]);
     for sort_id in 1..=u8::MAX {
@@ -92,8 +92,33 @@ fn every_collation_has_the_code_page_tedious_gives() {
     assert!(collations.len() > 1000);
     for case in collations {
         let bytes: [u8; 5] = hex(case[0].as_str().unwrap()).try_into().unwrap();
-        let expected = tedious_page(&case[1]);
-        assert_eq!(Collation::from_bytes(bytes).code_page(), expected, "{case}");
+        let collation = Collation::from_bytes(bytes);
+        assert_eq!(collation.code_page(), tedious_page(&case[1]), "{case}");
+        let fields = [
+            collation.lcid(),
+            collation.flags().into(),
+            collation.version().into(),
+        ];
+        assert_eq!(
+            fields.map(u64::from),
+            [2, 3, 4].map(|i| case[i].as_u64().unwrap()),
+            "{case}"
+        );
+        assert_eq!(collation.to_bytes(), bytes);
+        for (name, bit) in pages["flags"].as_object().unwrap() {
+            let set = u64::from(collation.flags()) & bit.as_u64().unwrap() != 0;
+            let ours = match name.as_str() {
+                "IGNORE_CASE" => collation.ignore_case(),
+                "IGNORE_ACCENT" => collation.ignore_accent(),
+                "IGNORE_KANA" => collation.ignore_kana(),
+                "IGNORE_WIDTH" => collation.ignore_width(),
+                "BINARY" => collation.binary(),
+                "BINARY2" => collation.binary2(),
+                "UTF8" => collation.utf8(),
+                other => panic!("tedious has a flag leanwire does not: {other}"),
+            };
+            assert_eq!(ours, set, "{name} of {case}");
+        }
     }
 }
 
