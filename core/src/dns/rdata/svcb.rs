@@ -418,6 +418,22 @@ mod tests {
     }
 
     #[test]
+    fn a_parameter_made_by_hand_prints_even_when_malformed() {
+        // `parse` refuses these; a `SvcParam` built by hand prints its
+        // bytes in the generic form instead.
+        let port = SvcParam {
+            key: SvcParamKey::Port,
+            value: &[1],
+        };
+        assert_eq!(port.to_string(), r#"port="\001""#);
+        let hints = SvcParam {
+            key: SvcParamKey::Ipv4Hint,
+            value: &[192, 0, 2, 1, 9],
+        };
+        assert_eq!(hints.to_string(), "ipv4hint=192.0.2.1");
+    }
+
+    #[test]
     fn keys_must_ascend() {
         let port: &[u8] = &[0, 80];
         let alpn: &[u8] = b"\x02h2";
