@@ -114,17 +114,15 @@ impl<'a> Svcb<'a> {
                     mandatory_at = at + 4;
                 }
                 SvcParamKey::Alpn => {
-                    let mut items = 0;
+                    if value.is_empty() {
+                        return Err(invalid);
+                    }
                     let mut rest = value;
                     while let Some((&len, tail)) = rest.split_first() {
                         if len == 0 || usize::from(len) > tail.len() {
                             return Err(invalid);
                         }
                         rest = &tail[usize::from(len)..];
-                        items += 1;
-                    }
-                    if items == 0 {
-                        return Err(invalid);
                     }
                     has_alpn = true;
                 }
@@ -405,10 +403,10 @@ mod tests {
         );
         // Outside a list, a space or a quote makes the value quoted, and
         // bytes outside the printable range are escaped as \DDD.
-        let spaced = message(1, &[(65000, b"a b"), (65001, b"q\"\x01")]);
+        let spaced = message(1, &[(65000, b"a b"), (65001, b"q\"\\\x01")]);
         assert_eq!(
             parse(&spaced).unwrap().to_string(),
-            r#"1 svc.example. key65000="a b" key65001="q\"\001""#
+            r#"1 svc.example. key65000="a b" key65001="q\"\\\001""#
         );
         let plain = message(1, &[(1, b"\x02h2"), (65000, b"a,b")]);
         assert_eq!(
