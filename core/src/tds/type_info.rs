@@ -804,6 +804,155 @@ mod tests {
         }
     }
 
+    /// A SQL Server collation, `SQL_Latin1_General_CP1_CI_AS`.
+    const LATIN1: [u8; 5] = [9, 4, 0xd0, 0, 0x34];
+
+    /// The fixed part of a sized type: its length, then the collation for
+    /// the types that carry one.
+    fn sized(len: u16, collated: bool) -> std::vec::Vec<u8> {
+        let mut bytes = len.to_le_bytes().to_vec();
+        if collated {
+            bytes.extend(LATIN1);
+        }
+        bytes
+    }
+
+    #[test]
+    fn every_type_has_its_sql_name() {
+        let fixed: [(u8, &str); 13] = [
+            (0x1f, "null"),
+            (0x30, "tinyint"),
+            (0x32, "bit"),
+            (0x34, "smallint"),
+            (0x38, "int"),
+            (0x7f, "bigint"),
+            (0x3b, "real"),
+            (0x3e, "float"),
+            (0x7a, "smallmoney"),
+            (0x3c, "money"),
+            (0x3a, "smalldatetime"),
+            (0x3d, "datetime"),
+            (0x28, "date"),
+        ];
+        for (id, name) in fixed {
+            assert_eq!(parse(id, &[]).unwrap().to_string(), name, "0x{id:02x}");
+        }
+        let by_len: [(u8, u8, &str); 13] = [
+            (0x26, 1, "tinyint"),
+            (0x26, 2, "smallint"),
+            (0x26, 4, "int"),
+            (0x26, 8, "bigint"),
+            (0x68, 1, "bit"),
+            (0x6d, 4, "real"),
+            (0x6d, 8, "float"),
+            (0x6e, 4, "smallmoney"),
+            (0x6e, 8, "money"),
+            (0x6f, 4, "smalldatetime"),
+            (0x6f, 8, "datetime"),
+            (0x24, 16, "uniqueidentifier"),
+            (0x29, 7, "time(7)"),
+        ];
+        for (id, len, name) in by_len {
+            assert_eq!(parse(id, &[len]).unwrap().to_string(), name, "0x{id:02x}");
+        }
+        assert_eq!(parse(0x2a, &[0]).unwrap().to_string(), "datetime2(0)");
+        assert_eq!(parse(0x2b, &[5]).unwrap().to_string(), "datetimeoffset(5)");
+        for (id, name) in [
+            (0x37, "decimal"),
+            (0x6a, "decimal"),
+            (0x3f, "numeric"),
+            (0x6c, "numeric"),
+        ] {
+            assert_eq!(
+                parse(id, &[9, 18, 2]).unwrap().to_string(),
+                std::format!("{name}(18,2)")
+            );
+        }
+        for (id, name) in [
+            (0x2f, "char(10)"),
+            (0x27, "varchar(10)"),
+            (0x2d, "binary(10)"),
+            (0x25, "varbinary(10)"),
+        ] {
+            assert_eq!(parse(id, &[10]).unwrap().to_string(), name, "0x{id:02x}");
+        }
+        let sized_types: [(u8, bool, &str, &str); 6] = [
+            (0xaf, true, "char(20)", ""),
+            (0xa7, true, "varchar(20)", "varchar(max)"),
+            (0xef, true, "nchar(10)", ""),
+            (0xe7, true, "nvarchar(10)", "nvarchar(max)"),
+            (0xad, false, "binary(20)", ""),
+            (0xa5, false, "varbinary(20)", "varbinary(max)"),
+        ];
+        for (id, collated, name, max) in sized_types {
+            let info = parse(id, &sized(20, collated)).unwrap();
+            assert_eq!(info.to_string(), name, "0x{id:02x}");
+            assert_eq!(info.collation.is_some(), collated, "0x{id:02x}");
+            if !max.is_empty() {
+                assert_eq!(
+                    parse(id, &sized(0xffff, collated)).unwrap().to_string(),
+                    max
+                );
+            }
+        }
+        let long = |collated: bool| {
+            let mut bytes = 0x7fff_ffffu32.to_le_bytes().to_vec();
+            if collated {
+                bytes.extend(LATIN1);
+            }
+            bytes
+        };
+        assert_eq!(parse(0x23, &long(true)).unwrap().to_string(), "text");
+        assert_eq!(parse(0x63, &long(true)).unwrap().to_string(), "ntext");
+        assert_eq!(parse(0x22, &long(false)).unwrap().to_string(), "image");
+        for (data_type, name) in [
+            (DataType::Xml, "xml"),
+            (DataType::Udt, "udt"),
+            (DataType::Json, "json"),
+            (DataType::Vector, "vector"),
+            (DataType::Unknown(0x99), "type 0x99"),
+        ] {
+            assert_eq!(TypeInfo::new(data_type).to_string(), name);
+        }
+    }
+
+    #[test]
+    fn collations_go_where_the_type_carries_one() {
+        let collation = Some(Collation::from_bytes(LATIN1));
+        let text = parse(0x23, &[0, 0, 0, 1, 9, 4, 0xd0, 0, 0x34]).unwrap();
+        let image = parse(0x22, &[0, 0, 0, 1]).unwrap();
+        let variant = parse(0x62, &[0x10, 0x1f, 0, 0]).unwrap();
+        assert_eq!((text.collation, text.max_len), (collation, 0x0100_0000));
+        assert_eq!((image.collation, variant.collation), (None, None));
+        assert_eq!(variant.max_len, 0x1f10);
+        // Legacy types carry no collation and read as CP1252.
+        let legacy = parse(0x27, &[10]).unwrap();
+        assert_eq!(legacy.code_page(), CodePage::Windows(1252));
+        let utf8 = parse(0xa7, &[10, 0, 9, 4, 0, 4, 0]).unwrap();
+        assert_eq!(utf8.code_page(), CodePage::Utf8);
+    }
+
+    #[test]
+    fn plp_and_large_types() {
+        let cases: [(u8, &[u8], bool, bool); 9] = [
+            (0xa7, &[0xff, 0xff, 9, 4, 0xd0, 0, 0x34], true, true),
+            (0xa7, &[0xfe, 0xff, 9, 4, 0xd0, 0, 0x34], false, false),
+            (0xe7, &[0xff, 0xff, 9, 4, 0xd0, 0, 0x34], true, true),
+            (0xa5, &[0xff, 0xff], true, true),
+            (0xf0, &[0xff, 0xff], true, true),
+            (0x23, &[0, 0, 0, 1, 9, 4, 0xd0, 0, 0x34], false, true),
+            (0x63, &[0, 0, 0, 1, 9, 4, 0xd0, 0, 0x34], false, true),
+            (0x22, &[0, 0, 0, 1], false, true),
+            (0x62, &[0, 0, 0, 1], false, false),
+        ];
+        for (id, bytes, plp, large) in cases {
+            let info = parse(id, bytes).unwrap();
+            assert_eq!((info.is_plp(), info.is_large()), (plp, large), "0x{id:02x}");
+        }
+        assert!(TypeInfo::new(DataType::Xml).is_plp());
+        assert!(!TypeInfo::new(DataType::Int).is_large());
+    }
+
     #[test]
     fn impossible_type_infos() {
         let bad = ErrorKind::InvalidTypeInfo(SITE);
@@ -812,6 +961,40 @@ mod tests {
         assert_eq!(parse(0x6a, &[17, 10, 11]), Err((bad, 2)));
         assert_eq!(parse(0x29, &[8]), Err((bad, 0)));
         assert_eq!(parse(0xe7, &[3, 0, 0, 0, 0, 0, 0]), Err((bad, 0)));
+        // Each length, precision and scale just past what the type allows.
+        for (id, bytes, at) in [
+            (0x68, &[2][..], 0),
+            (0x68, &[0], 0),
+            (0x24, &[15], 0),
+            (0x6d, &[2], 0),
+            (0x6e, &[16], 0),
+            (0x6f, &[0], 0),
+            (0x6a, &[1, 10, 0], 0),
+            (0x6a, &[18, 10, 0], 0),
+            (0x6a, &[17, 0, 0], 1),
+            (0x3f, &[17, 39, 0], 1),
+            (0x2a, &[8], 0),
+            (0x2b, &[0xff], 0),
+            (0xad, &[0xff, 0xff], 0),
+            (0xaf, &[0xff, 0xff, 0, 0, 0, 0, 0], 0),
+            (0xef, &[0xff, 0xff, 0, 0, 0, 0, 0], 0),
+            (0xef, &[5, 0, 0, 0, 0, 0, 0], 0),
+        ] {
+            assert_eq!(parse(id, bytes), Err((bad, at)), "0x{id:02x} {bytes:?}");
+        }
+        // And just inside.
+        for (id, bytes) in [
+            (0x68, &[1][..]),
+            (0x24, &[16]),
+            (0x6a, &[2, 1, 1]),
+            (0x6a, &[17, 38, 38]),
+            (0x2a, &[7]),
+            (0xa5, &[0xff, 0xff]),
+            (0xa7, &[5, 0, 0, 0, 0, 0, 0]),
+            (0xe7, &[0xff, 0xff, 0, 0, 0, 0, 0]),
+        ] {
+            assert!(parse(id, bytes).is_ok(), "0x{id:02x} {bytes:?}");
+        }
         assert_eq!(
             TypeInfo::parse_fixed(DataType::from(0x99), &[], SITE),
             Err((ErrorKind::UnknownDataType(SITE, 0x99), 0))
@@ -859,6 +1042,24 @@ mod tests {
     #[test]
     fn layouts() {
         assert_eq!(parse(0x38, &[]).unwrap().layout(), Layout::Fixed(4));
+        assert_eq!(parse(0x30, &[]).unwrap().layout(), Layout::Fixed(1));
+        assert_eq!(parse(0x3d, &[]).unwrap().layout(), Layout::Fixed(8));
+        assert_eq!(parse(0x34, &[]).unwrap().layout(), Layout::Fixed(2));
+        for id in [0x2f, 0x27, 0x2d, 0x25] {
+            let layout = parse(id, &[10]).unwrap().layout();
+            assert_eq!(layout, Layout::Byte { null: 0xff }, "0x{id:02x}");
+        }
+        for (id, collated) in [(0xaf, true), (0xef, true), (0xa7, true), (0xad, false)] {
+            let layout = parse(id, &sized(10, collated)).unwrap().layout();
+            assert_eq!(layout, Layout::UShort, "0x{id:02x}");
+        }
+        assert_eq!(parse(0x62, &[0, 1, 0, 0]).unwrap().layout(), Layout::Long);
+        assert_eq!(
+            parse(0x2a, &[7]).unwrap().layout(),
+            Layout::Byte { null: 0 }
+        );
+        let text = [0, 0, 0, 1, 9, 4, 0xd0, 0, 0x34];
+        assert_eq!(parse(0x63, &text).unwrap().layout(), Layout::Text);
         assert_eq!(
             parse(0x26, &[4]).unwrap().layout(),
             Layout::Byte { null: 0 }
@@ -867,6 +1068,26 @@ mod tests {
         assert_eq!(parse(0xa5, &[10, 0]).unwrap().layout(), Layout::UShort);
         assert_eq!(parse(0x22, &[0, 0, 0, 1]).unwrap().layout(), Layout::Text);
         assert_eq!(parse(0x1f, &[]).unwrap().layout(), Layout::AlwaysNull);
+    }
+
+    #[test]
+    fn length_prefixes_and_their_nulls() {
+        let prefixed = [
+            (Layout::Byte { null: 0xff }, 1, 0xff),
+            (Layout::Byte { null: 0 }, 1, 0),
+            (Layout::UShort, 2, 0xffff),
+            (Layout::Long, 4, 0),
+            (Layout::Text, 1, 0),
+        ];
+        for (layout, width, null) in prefixed {
+            assert_eq!(layout.prefix_width(), Some(width), "{layout:?}");
+            assert!(layout.is_null_prefix(null), "{layout:?}");
+            assert!(!layout.is_null_prefix(null ^ 1), "{layout:?}");
+        }
+        for layout in [Layout::Fixed(4), Layout::Plp, Layout::AlwaysNull] {
+            assert_eq!(layout.prefix_width(), None, "{layout:?}");
+            assert!(!layout.is_null_prefix(0) && !layout.is_null_prefix(0xffff));
+        }
     }
 
     #[test]
