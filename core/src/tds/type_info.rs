@@ -905,6 +905,12 @@ mod tests {
         assert_eq!(parse(0x23, &long(true)).unwrap().to_string(), "text");
         assert_eq!(parse(0x63, &long(true)).unwrap().to_string(), "ntext");
         assert_eq!(parse(0x22, &long(false)).unwrap().to_string(), "image");
+        // Only a PLP type is `max`: a hand-made char of 0xFFFF bytes is not.
+        let wide_char = TypeInfo {
+            max_len: 0xffff,
+            ..TypeInfo::new(DataType::BigChar)
+        };
+        assert_eq!(wide_char.to_string(), "char(65535)");
         for (data_type, name) in [
             (DataType::Xml, "xml"),
             (DataType::Udt, "udt"),
