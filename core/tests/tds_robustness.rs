@@ -840,6 +840,24 @@ fn text_ntext_image_with_table_names() {
             "ROWEND"
         ]
     );
+    // Streamed, each value is a start with its length, its bytes and an end.
+    let streamed = same_lines_every_way(&bytes, STREAM);
+    assert_eq!(
+        streamed[2..13],
+        [
+            "ROW",
+            "  [0] start 4 bytes",
+            "  [0] chunk 0x636166E9",
+            "  [0] end",
+            "  [1] start 6 bytes",
+            "  [1] chunk 0xFC006E00EF00",
+            "  [1] end",
+            "  [2] start 2 bytes",
+            "  [2] chunk 0xDEAD",
+            "  [2] end",
+            "ROWEND"
+        ]
+    );
     // The table names are in the metadata.
     let bump = Bump::new();
     let mut meta = Metadata::new(&bump);
