@@ -807,10 +807,10 @@ mod tests {
     /// A SQL Server collation, `SQL_Latin1_General_CP1_CI_AS`.
     const LATIN1: [u8; 5] = [9, 4, 0xd0, 0, 0x34];
 
-    /// The fixed part of a sized type: its length, then the collation for
-    /// the types that carry one.
-    fn sized(len: u16, collated: bool) -> std::vec::Vec<u8> {
-        let mut bytes = len.to_le_bytes().to_vec();
+    /// The fixed part of a sized type: its little-endian length field, then
+    /// [`LATIN1`] for the types that carry a collation.
+    fn fixed_part(len: &[u8], collated: bool) -> std::vec::Vec<u8> {
+        let mut bytes = len.to_vec();
         if collated {
             bytes.extend(LATIN1);
         }
@@ -885,23 +885,19 @@ mod tests {
             (0xa5, false, "varbinary(20)", "varbinary(max)"),
         ];
         for (id, collated, name, max) in sized_types {
-            let info = parse(id, &sized(20, collated)).unwrap();
+            let info = parse(id, &fixed_part(&20u16.to_le_bytes(), collated)).unwrap();
             assert_eq!(info.to_string(), name, "0x{id:02x}");
             assert_eq!(info.collation.is_some(), collated, "0x{id:02x}");
             if !max.is_empty() {
                 assert_eq!(
-                    parse(id, &sized(0xffff, collated)).unwrap().to_string(),
+                    parse(id, &fixed_part(&[0xff, 0xff], collated))
+                        .unwrap()
+                        .to_string(),
                     max
                 );
             }
         }
-        let long = |collated: bool| {
-            let mut bytes = 0x7fff_ffffu32.to_le_bytes().to_vec();
-            if collated {
-                bytes.extend(LATIN1);
-            }
-            bytes
-        };
+        let long = |collated| fixed_part(&0x7fff_ffffu32.to_le_bytes(), collated);
         assert_eq!(parse(0x23, &long(true)).unwrap().to_string(), "text");
         assert_eq!(parse(0x63, &long(true)).unwrap().to_string(), "ntext");
         assert_eq!(parse(0x22, &long(false)).unwrap().to_string(), "image");
@@ -925,7 +921,7 @@ mod tests {
     #[test]
     fn collations_go_where_the_type_carries_one() {
         let collation = Some(Collation::from_bytes(LATIN1));
-        let text = parse(0x23, &[0, 0, 0, 1, 9, 4, 0xd0, 0, 0x34]).unwrap();
+        let text = parse(0x23, &fixed_part(&[0, 0, 0, 1], true)).unwrap();
         let image = parse(0x22, &[0, 0, 0, 1]).unwrap();
         let variant = parse(0x62, &[0x10, 0x1f, 0, 0]).unwrap();
         assert_eq!((text.collation, text.max_len), (collation, 0x0100_0000));
@@ -1056,7 +1052,9 @@ mod tests {
             assert_eq!(layout, Layout::Byte { null: 0xff }, "0x{id:02x}");
         }
         for (id, collated) in [(0xaf, true), (0xef, true), (0xa7, true), (0xad, false)] {
-            let layout = parse(id, &sized(10, collated)).unwrap().layout();
+            let layout = parse(id, &fixed_part(&10u16.to_le_bytes(), collated))
+                .unwrap()
+                .layout();
             assert_eq!(layout, Layout::UShort, "0x{id:02x}");
         }
         assert_eq!(parse(0x62, &[0, 1, 0, 0]).unwrap().layout(), Layout::Long);
@@ -1064,8 +1062,8 @@ mod tests {
             parse(0x2a, &[7]).unwrap().layout(),
             Layout::Byte { null: 0 }
         );
-        let text = [0, 0, 0, 1, 9, 4, 0xd0, 0, 0x34];
-        assert_eq!(parse(0x63, &text).unwrap().layout(), Layout::Text);
+        let ntext = fixed_part(&[0, 0, 0, 1], true);
+        assert_eq!(parse(0x63, &ntext).unwrap().layout(), Layout::Text);
         assert_eq!(
             parse(0x26, &[4]).unwrap().layout(),
             Layout::Byte { null: 0 }
