@@ -30,7 +30,8 @@ registry! {
         DohPath = 7 => "dohpath",
         /// Oblivious HTTP support [RFC 9540].
         Ohttp = 8 => "ohttp",
-        /// TLS key exchange groups.
+        /// TLS named groups, most preferred first
+        /// [draft-ietf-tls-key-share-prediction §3].
         TlsSupportedGroups = 9 => "tls-supported-groups",
     }
 }
@@ -39,7 +40,8 @@ registry! {
 ///
 /// Parsing enforces §2.2 and §8: keys strictly ascending, each value well
 /// formed for its key, a consistent `mandatory` list, `no-default-alpn` only
-/// with `alpn`, and no parameters in AliasMode.
+/// with `alpn`, and no parameters in AliasMode. A `tls-supported-groups`
+/// value is a non-empty list of 2-byte groups with no group twice.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Svcb<'a> {
     /// 0 for AliasMode; otherwise lower values are preferred.
@@ -141,6 +143,14 @@ impl<'a> Svcb<'a> {
                 SvcParamKey::DohPath if core::str::from_utf8(value).is_err() => {
                     return Err(invalid);
                 }
+                SvcParamKey::TlsSupportedGroups if value.is_empty() || value.len() % 2 != 0 => {
+                    return Err(invalid);
+                }
+                SvcParamKey::TlsSupportedGroups => {
+                    if let Some(repeat) = first_repeat(value) {
+                        return Err(Error::new(ErrorKind::SvcbInvalidValue, at + 4 + repeat));
+                    }
+                }
                 _ => {}
             }
             pos = next;
@@ -148,11 +158,13 @@ impl<'a> Svcb<'a> {
         if no_default_alpn && !has_alpn {
             return Err(Error::new(ErrorKind::SvcbAlpnMissing, params_at));
         }
+        // Both lists ascend, so one walk over the parameters finds every key.
+        let mut keys = self.params().map(|p| p.key);
         for key in mandatory
             .chunks_exact(2)
             .map(|k| SvcParamKey::from(u16::from_be_bytes([k[0], k[1]])))
         {
-            if !self.params().any(|p| p.key == key) {
+            if !keys.any(|k| k == key) {
                 return Err(Error::new(ErrorKind::SvcbMandatory, mandatory_at));
             }
         }
@@ -182,6 +194,20 @@ impl<'a> Svcb<'a> {
         w.put_name(&self.target, Compress::No)?;
         w.put(self.params)
     }
+}
+
+/// Where the first 2-byte item of `list` that repeats an earlier one starts.
+fn first_repeat(list: &[u8]) -> Option<usize> {
+    let mut seen = [0u64; 1024];
+    list.chunks_exact(2)
+        .position(|item| {
+            let item = usize::from(u16::from_be_bytes([item[0], item[1]]));
+            let (word, bit) = (&mut seen[item / 64], 1 << (item % 64));
+            let repeat = *word & bit != 0;
+            *word |= bit;
+            repeat
+        })
+        .map(|i| 2 * i)
 }
 
 /// Reads the `key length value` at `pos`.
@@ -218,6 +244,14 @@ impl fmt::Display for SvcParam<'_> {
                 for (i, key) in value.chunks_exact(2).enumerate() {
                     let key = SvcParamKey::from(u16::from_be_bytes([key[0], key[1]]));
                     write!(f, "{}{key}", if i > 0 { "," } else { "" })?;
+                }
+                Ok(())
+            }
+            SvcParamKey::TlsSupportedGroups => {
+                f.write_char('=')?;
+                for (i, group) in value.chunks_exact(2).enumerate() {
+                    let group = u16::from_be_bytes([group[0], group[1]]);
+                    write!(f, "{}{group}", if i > 0 { "," } else { "" })?;
                 }
                 Ok(())
             }
@@ -371,7 +405,7 @@ mod tests {
             svcb.to_string(),
             "1 svc.example. mandatory=alpn,port alpn=h2,h3 no-default-alpn port=8443 \
              ipv4hint=192.0.2.1,192.0.2.2 ech=AQID ipv6hint=2001:db8::1 dohpath=/q{?dns} \
-             ohttp tls-supported-groups=\"\\000\\029\" key65000=x"
+             ohttp tls-supported-groups=29 key65000=x"
         );
         let keys: Vec<u16> = svcb.params().map(|p| u16::from(p.key)).collect();
         assert_eq!(keys, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 65000]);
@@ -453,7 +487,7 @@ mod tests {
         let value_at = PARAMS_AT + 6 + 4;
         let invalid = (ErrorKind::SvcbInvalidValue, value_at);
         let port: &[u8] = &[0, 80];
-        let cases: [(u16, &[u8]); 10] = [
+        let cases: [(u16, &[u8]); 13] = [
             (4, b""),
             (4, &[192, 0, 2]),
             (4, &[192, 0, 2, 1, 192]),
@@ -464,6 +498,9 @@ mod tests {
             (7, b""),
             (7, b"\xff"),
             (8, b"x"),
+            (9, b""),
+            (9, &[0]),
+            (9, &[0, 29, 0]),
         ];
         for (key, value) in cases {
             assert_eq!(error(1, &[(3, port), (key, value)]), invalid, "key {key}");
@@ -485,6 +522,35 @@ mod tests {
                 "key {key}"
             );
         }
+    }
+
+    #[test]
+    fn tls_supported_groups_as_the_draft_writes_them() {
+        // draft-ietf-tls-key-share-prediction §3.1: x25519, then secp256r1.
+        let groups = message(3, &[(9, &[0x00, 0x1d, 0x00, 0x17])]);
+        assert_eq!(
+            parse(&groups).unwrap().to_string(),
+            "3 svc.example. tls-supported-groups=29,23"
+        );
+        // A group named twice is refused where it is named again.
+        let groups_at = PARAMS_AT + 4;
+        for (list, repeat) in [
+            (&[0, 29, 0, 29][..], 2),
+            (&[0, 29, 0, 23, 1, 29, 0, 23][..], 6),
+            (&[255, 255, 0, 0, 255, 255][..], 4),
+        ] {
+            assert_eq!(
+                error(1, &[(9, list)]),
+                (ErrorKind::SvcbInvalidValue, groups_at + repeat),
+                "{list:?}"
+            );
+        }
+        // The largest value a parameter can hold: the top 32,767 groups, once each.
+        let mut bytes = std::vec![0xEE; AT];
+        bytes.extend(b"\x00\x01\x00\x00\x09\xff\xfe");
+        bytes.extend((0x8001..=u16::MAX).flat_map(u16::to_be_bytes));
+        let svcb = parse(&bytes).unwrap();
+        assert_eq!(svcb.params().next().unwrap().value.len(), 0xfffe);
     }
 
     #[test]
@@ -513,8 +579,14 @@ mod tests {
                 "{list:?}"
             );
         }
-        // A key the list names must be there.
+        // A key the list names must be there, wherever it falls among the others.
         assert_eq!(error(1, &[(0, &[0, 3, 0, 4]), (3, port)]), bad);
+        let hint: &[u8] = &[1, 2, 3, 4];
+        assert_eq!(
+            error(1, &[(0, &[0, 3, 0, 4, 0, 5]), (3, port), (5, hint)]),
+            bad
+        );
+        assert_eq!(error(1, &[(0, &[0, 3, 0, 4]), (4, hint)]), bad);
         let both = message(1, &[(0, &[0, 3, 0, 4]), (3, port), (4, &[1, 2, 3, 4])]);
         assert_eq!(
             parse(&both).unwrap().to_string(),
