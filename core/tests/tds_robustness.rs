@@ -12,7 +12,7 @@ mod support {
 use leanwire_core::bumpalo::Bump;
 use leanwire_core::tds::{
     DataType, Error, ErrorKind, Event, LargeValues, Metadata, Reader, ReaderState, Site, SqlValue,
-    Status, TdsVersion, Token, TokenType, ValuePart,
+    Status, TdsVersion, Token, TokenType, ValuePart, ValueSource,
 };
 use proptest::prelude::*;
 use support::tds_cases::build::{
@@ -152,6 +152,40 @@ fn plp_total_disagrees_with_chunks() {
 }
 
 #[test]
+fn a_large_value_whole_in_its_chunk_is_borrowed() {
+    // varbinary(max): one chunk and the terminator, then two chunks, which
+    // must be joined in the caller's buffer.
+    let head = Tokens::new()
+        .colmetadata(&[("v", vec![0xa5, 0xff, 0xff])])
+        .0;
+    let bytes = Tokens::new()
+        .raw(&head)
+        .row(&[plp(Some(3), &[b"abc"])])
+        .row(&[plp(Some(6), &[b"abc", b"def"])])
+        .0;
+    let bump = Bump::new();
+    let mut meta = Metadata::new(&bump);
+    let mut reader = Reader::new(TdsVersion::V7_4);
+    let mut buf = [0u8; 16];
+    let mut input = &bytes[..];
+    let mut sources = Vec::new();
+    while let Status::Complete(event) = reader.next(&mut input, &mut meta, &mut buf).unwrap() {
+        if let Event::Value { source, .. } = event {
+            sources.push(source);
+        }
+    }
+    // The value's call began just after the ROW byte: the data follows the
+    // 8-byte total and the chunk's 4-byte length.
+    assert_eq!(
+        sources,
+        [
+            Some(ValueSource::Chunk { offset: 8 + 4 }),
+            Some(ValueSource::Buffer { offset: 0 })
+        ]
+    );
+}
+
+#[test]
 fn row_split_inside_plp_chunk() {
     let text = ucs2("héllo 😀 wörld");
     // Chunks that split a code unit (5) and a surrogate pair (15).
@@ -260,6 +294,37 @@ fn value_longer_than_its_column() {
     assert_eq!(
         (e.kind(), e.offset()),
         (ErrorKind::LengthOverflow(row_site(0)), head.len() + 1)
+    );
+}
+
+#[test]
+fn text_longer_than_its_column() {
+    // An image column of at most 4 bytes: its text pointer and timestamp,
+    // then the value's 4-byte length and data.
+    let head = Tokens::new()
+        .colmetadata(&[("i", [&[0x22][..], &4u32.to_le_bytes(), &[0]].concat())])
+        .0;
+    let image = |data: &[u8]| {
+        let mut out = vec![16];
+        out.extend([0xab; 16 + 8]);
+        out.extend((data.len() as u32).to_le_bytes());
+        out.extend_from_slice(data);
+        out
+    };
+    let fits = Tokens::new()
+        .raw(&head)
+        .row(&[image(b"\x01\x02\x03\x04")])
+        .0;
+    assert_eq!(same_lines_every_way(&fits, ASSEMBLE)[3], "  [0] 0x01020304");
+    let bytes = Tokens::new()
+        .raw(&head)
+        .row(&[image(b"\x01\x02\x03\x04\x05")])
+        .0;
+    let e = same_error_every_way(&bytes);
+    let length_at = head.len() + 1 + 1 + 24;
+    assert_eq!(
+        (e.kind(), e.offset()),
+        (ErrorKind::LengthOverflow(row_site(0)), length_at)
     );
 }
 

@@ -14,8 +14,9 @@ use std::vec::Vec;
 
 use leanwire_core::bumpalo::Bump;
 use leanwire_core::tds::{
-    Deframer, EnvValue, ErrorKind, Event, FeatureId, LargeValues, Metadata, PacketHeader, Reader,
-    Site, SqlValue, Status, TdsVersion, Time, Token, TokenType, Value, ValueSource,
+    Deframer, EnvValue, ErrorKind, Event, FeatureId, INLINE_VALUE_LEN, LargeValues, Metadata,
+    PacketHeader, Reader, Site, SqlValue, Status, TdsVersion, Time, Token, TokenType, Value,
+    ValueSource,
 };
 use serde_json::{Value as Json, json};
 
@@ -434,7 +435,13 @@ pub fn read_rows(
                 continue;
             }
             match reader.next(&mut chunk, &mut meta, &mut buf) {
-                Ok(Status::Complete(event)) => run.events.push(event_json(&event)),
+                Ok(Status::Complete(event)) => {
+                    run.events.push(event_json(&event));
+                    if let Event::Value { value, source, .. } = event {
+                        let at = value.bytes().map(|b| (b.as_ptr() as usize, b.len()));
+                        check_source(source, at, before, &buf);
+                    }
+                }
                 Ok(Status::Partial) => break,
                 Err(e) => {
                     run.error = Some((e.kind(), e.offset() - base));
@@ -463,6 +470,36 @@ fn placed_bytes(
         (source, value) => panic!("{source:?} for a whole row's value {value:?}"),
     };
     Some(bytes[offset..offset + len].to_vec())
+}
+
+/// Checks that an event's value, whose bytes lie at address and length
+/// `value`, is where its `source` says: borrowed from `chunk`, the input of
+/// the call, or from `buf`, or a few bytes inside the reader.
+fn check_source(
+    source: Option<ValueSource>,
+    value: Option<(usize, usize)>,
+    chunk: &[u8],
+    buf: &[u8],
+) {
+    let (within, offset, len) = match (source, value) {
+        (None, None) => return,
+        (Some(ValueSource::Chunk { offset }), Some((_, len))) => (chunk, offset, len),
+        (Some(ValueSource::Buffer { offset }), Some((_, len))) => (buf, offset, len),
+        (Some(ValueSource::Inline), Some((_, len))) => {
+            assert!(len <= INLINE_VALUE_LEN, "{len} bytes inline");
+            return;
+        }
+        (source, value) => panic!("{source:?} for a value at {value:?}"),
+    };
+    let place = &within[offset..offset + len];
+    // An empty value has no address to compare.
+    if len > 0 {
+        assert_eq!(
+            value,
+            Some((place.as_ptr() as usize, len)),
+            "the value lies where {source:?} says"
+        );
+    }
 }
 
 /// Events grouped the way tedious reports them: rows as one object with
