@@ -186,6 +186,65 @@ fn a_large_value_whole_in_its_chunk_is_borrowed() {
 }
 
 #[test]
+fn a_plp_value_needs_a_buffer_as_large_as_its_data() {
+    // Two chunks are joined in the caller's buffer, however the value is fed.
+    let head = Tokens::new()
+        .colmetadata(&[("v", vec![0xa5, 0xff, 0xff])])
+        .0;
+    let bytes = Tokens::new()
+        .raw(&head)
+        .row(&[plp(Some(6), &[b"abc", b"def"])])
+        .0;
+    let bump = Bump::new();
+    let run = |chunk: usize, buf: &mut [u8]| -> Result<Vec<u8>, Error> {
+        let mut meta = Metadata::new(&bump);
+        let mut reader = Reader::new(TdsVersion::V7_4);
+        let mut seen = Vec::new();
+        for mut piece in bytes.chunks(chunk) {
+            while let Status::Complete(event) = reader.next(&mut piece, &mut meta, buf)? {
+                if let Event::Value { value, .. } = event {
+                    seen = value.bytes().unwrap().to_vec();
+                }
+            }
+        }
+        Ok(seen)
+    };
+    let second_length_at = head.len() + 1 + 8 + 4 + 3;
+    for chunk in 1..=bytes.len() {
+        assert_eq!(
+            run(chunk, &mut [0; 6]).as_deref(),
+            Ok(&b"abcdef"[..]),
+            "chunk {chunk}"
+        );
+        let e = run(chunk, &mut [0; 5]).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.offset()),
+            (ErrorKind::BufferTooSmall(row_site(0)), second_length_at),
+            "chunk {chunk}"
+        );
+    }
+}
+
+#[test]
+fn plp_chunks_of_one_byte() {
+    let head = Tokens::new()
+        .colmetadata(&[("v", vec![0xa5, 0xff, 0xff]), ("i", vec![0x38])])
+        .0;
+    let bytes = Tokens::new()
+        .raw(&head)
+        .row(&[plp(None, &[b"a", b"b", b"c"]), 7i32.to_le_bytes().to_vec()])
+        .0;
+    let lines = same_lines_every_way(&bytes, ASSEMBLE);
+    assert_eq!(lines[3..], ["  [0] 0x616263", "  [1] 7", "ROWEND"]);
+    let streamed = same_lines_every_way(&bytes, STREAM);
+    assert_eq!(streamed[3], "  [0] start");
+    assert_eq!(
+        streamed[streamed.len() - 3..],
+        ["  [0] end", "  [1] 7", "ROWEND"]
+    );
+}
+
+#[test]
 fn row_split_inside_plp_chunk() {
     let text = ucs2("héllo 😀 wörld");
     // Chunks that split a code unit (5) and a surrogate pair (15).
