@@ -358,8 +358,8 @@ fn value_longer_than_its_column() {
 
 #[test]
 fn text_longer_than_its_column() {
-    // An image column of at most 4 bytes: its text pointer and timestamp,
-    // then the value's 4-byte length and data.
+    // An image column of at most 4 bytes, its table name of no parts. A
+    // value is its text pointer and timestamp, then its 4-byte length and data.
     let head = Tokens::new()
         .colmetadata(&[("i", [&[0x22][..], &4u32.to_le_bytes(), &[0]].concat())])
         .0;
