@@ -388,6 +388,31 @@ fn text_longer_than_its_column() {
 }
 
 #[test]
+fn metadata_debug_shows_its_columns_and_hides_the_build() {
+    let bytes = Tokens::new().colmetadata(&[("id", vec![0x38])]).0;
+    let bump = Bump::new();
+    let mut meta = Metadata::new(&bump);
+    assert_eq!(
+        format!("{meta:?}"),
+        "Metadata { generation: 0, columns: [], return_value: None, .. }"
+    );
+    let mut input = &bytes[..];
+    let mut reader = Reader::new(TdsVersion::V7_4);
+    while reader
+        .next(&mut input, &mut meta, &mut [])
+        .unwrap()
+        .complete()
+        .is_some()
+    {}
+    let debug = format!("{meta:?}");
+    assert!(
+        debug.starts_with("Metadata { generation: 1, columns: [Column {"),
+        "{debug}"
+    );
+    assert!(debug.ends_with("], return_value: None, .. }"), "{debug}");
+}
+
+#[test]
 fn impossible_values() {
     let cases: [(Vec<u8>, Vec<u8>, usize); 5] = [
         // decimal with sign byte 2
