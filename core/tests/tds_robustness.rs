@@ -11,8 +11,8 @@ mod support {
 
 use leanwire_core::bumpalo::Bump;
 use leanwire_core::tds::{
-    DataType, Error, ErrorKind, Event, LargeValues, Metadata, Reader, ReaderState, Site, SqlValue,
-    Status, TdsVersion, Token, TokenType, ValuePart, ValueSource,
+    DataType, Error, ErrorKind, Event, LargeValues, MetaPart, Metadata, Reader, ReaderState, Site,
+    SqlValue, Status, TdsVersion, Token, TokenType, ValuePart, ValueSource,
 };
 use proptest::prelude::*;
 use support::tds_cases::build::{
@@ -410,6 +410,46 @@ fn metadata_debug_shows_its_columns_and_hides_the_build() {
         "{debug}"
     );
     assert!(debug.ends_with("], return_value: None, .. }"), "{debug}");
+}
+
+#[test]
+fn a_reader_stopped_inside_colmetadata_says_where() {
+    // Two INT columns, the second named "name" (1 length byte, 8 bytes).
+    let bytes = Tokens::new()
+        .colmetadata(&[("id", vec![0x38]), ("name", vec![0x38])])
+        .0;
+    let state_at = |stop: usize| {
+        let bump = Bump::new();
+        let mut meta = Metadata::new(&bump);
+        let mut reader = Reader::new(TdsVersion::V7_4);
+        let mut input = &bytes[..stop];
+        while reader
+            .next(&mut input, &mut meta, &mut [])
+            .unwrap()
+            .complete()
+            .is_some()
+        {}
+        (reader.state(), reader.state().to_string())
+    };
+    let in_column_1 = |part| ReaderState::Metadata {
+        token: TokenType::ColMetadata,
+        column: 1,
+        part,
+    };
+    assert_eq!(
+        state_at(bytes.len() - 9),
+        (
+            in_column_1(MetaPart::NameLength),
+            "in COLMETADATA column 1, reading a name's length".into()
+        )
+    );
+    assert_eq!(
+        state_at(bytes.len() - 3),
+        (
+            in_column_1(MetaPart::Name),
+            "in COLMETADATA column 1, reading a name".into()
+        )
+    );
 }
 
 #[test]
