@@ -18,7 +18,7 @@ use proptest::prelude::*;
 use support::tds_cases::build::{
     COLLATION, Tokens, b_value, b_varchar, plp, ucs2, us_value, us_varchar,
 };
-use support::tds_cases::{all_streams, lines};
+use support::tds_cases::{Rows, Stream, all_streams, lines, read_rows};
 
 const ASSEMBLE: LargeValues = LargeValues::Assemble;
 const STREAM: LargeValues = LargeValues::Stream;
@@ -32,12 +32,26 @@ fn error(bytes: &[u8], chunk: usize, large: LargeValues) -> Error {
     lines(bytes, chunk, large).expect_err("an error")
 }
 
-/// The same error at every chunk size and in both modes.
+/// The same error at every chunk size, in both modes, and whether rows are
+/// read an event at a time or whole.
 fn same_error_every_way(bytes: &[u8]) -> Error {
     let want = error(bytes, bytes.len(), ASSEMBLE);
+    let stream = Stream {
+        name: "hostile".into(),
+        version: TdsVersion::V7_4,
+        prime: Vec::new(),
+        bytes: bytes.to_vec(),
+    };
     for chunk in 1..=bytes.len() {
         for large in [ASSEMBLE, STREAM] {
             assert_eq!(error(bytes, chunk, large), want, "chunk {chunk} {large:?}");
+            let (whole, _) = read_rows(&stream, &[chunk], large, 1 << 16, Rows::Whole);
+            let got = whole.error;
+            assert_eq!(
+                got,
+                Some((want.kind(), want.offset())),
+                "whole rows, chunk {chunk} {large:?}"
+            );
         }
     }
     want
