@@ -200,6 +200,74 @@ fn a_large_value_whole_in_its_chunk_is_borrowed() {
 }
 
 #[test]
+fn a_whole_row_borrows_values_in_one_piece_and_joins_the_rest() {
+    let stream = all_streams()
+        .into_iter()
+        .find(|s| s.name == "joined_plp_values (built)")
+        .unwrap();
+    let bump = Bump::new();
+    let mut meta = Metadata::new(&bump);
+    let mut reader = Reader::new(TdsVersion::V7_4);
+    let mut buf = [0u8; 256];
+    let mut input = &stream.bytes[..];
+    while let Status::Complete(event) = reader.next(&mut input, &mut meta, &mut buf).unwrap() {
+        if let Event::Token(Token::ColMetadata(_)) = event {
+            break;
+        }
+    }
+    let mut rows = Vec::new();
+    while let Some(row) = reader.whole_row(&mut input, &meta, &mut buf) {
+        assert_eq!((row.len(), row.values().len(), row.is_empty()), (4, 4, false));
+        let values: Vec<Option<Vec<u8>>> = row
+            .values()
+            .map(|v| v.bytes().map(<[u8]>::to_vec))
+            .collect();
+        rows.push((values, row.sources().collect::<Vec<_>>()));
+    }
+    assert_eq!(input.first(), Some(&0xfd), "both rows read whole");
+    // Offsets in the input count from the ROW byte. The buffer starts with
+    // the row's index, 8 bytes per column, and the joined values follow it.
+    let (chunk, joined) = (
+        |offset: usize| Some(ValueSource::Chunk { offset }),
+        |at: usize| Some(ValueSource::Buffer { offset: 4 * 8 + at }),
+    );
+    let text = ucs2("héllo, wörld");
+    assert_eq!(
+        rows[0],
+        (
+            vec![
+                Some(b"abcdefghi".to_vec()),
+                Some(text),
+                Some(7i32.to_le_bytes().to_vec()),
+                Some(b"vwxyz".to_vec()),
+            ],
+            // The INT follows 33 bytes of "abcdefghi" in three chunks and
+            // 48 of the text in three; "vwxyz" its total and its length.
+            vec![
+                joined(0),
+                joined(9),
+                chunk(1 + 33 + 48),
+                chunk(1 + 33 + 48 + 4 + 8 + 4)
+            ],
+        )
+    );
+    assert_eq!(
+        rows[1],
+        (
+            vec![
+                Some(b"one piece".to_vec()),
+                None,
+                Some((-7i32).to_le_bytes().to_vec()),
+                Some(b"0123456789".to_vec()),
+            ],
+            // "one piece" follows its total and its length, and the INT
+            // its 25 bytes and the NULL's 8.
+            vec![chunk(1 + 8 + 4), None, chunk(1 + 25 + 8), joined(0)],
+        )
+    );
+}
+
+#[test]
 fn a_plp_value_needs_a_buffer_as_large_as_its_data() {
     // Two chunks are joined in the caller's buffer, however the value is fed.
     let head = Tokens::new()

@@ -905,6 +905,12 @@ pub fn all_streams() -> Vec<Stream> {
         prime: Vec::new(),
         bytes: wide_rows(),
     });
+    streams.push(Stream {
+        name: "joined_plp_values (built)".into(),
+        version: TdsVersion::V7_4,
+        prime: Vec::new(),
+        bytes: joined_plp_values(),
+    });
     for (name, pcap) in [
         ("demo.pcap", DEMO_PCAP),
         ("pytds_login.pcap", PYTDS_LOGIN_PCAP),
@@ -959,6 +965,41 @@ fn wide_rows() -> Vec<u8> {
     out.extend([0x10, 0, 0xc1, 0]);
     out.extend(2u64.to_le_bytes());
     out
+}
+
+/// Rows with more than one PLP value sent in several chunks, which a whole
+/// row joins one after another in the caller's buffer: a VARBINARY(MAX),
+/// an NVARCHAR(MAX) whose chunks split its UCS-2 units, an INT and another
+/// VARBINARY(MAX); then a ROW whose NVARCHAR(MAX) is NULL and whose last
+/// value has an unknown length [MS-TDS 2.2.5.2.3].
+fn joined_plp_values() -> Vec<u8> {
+    use build::{COLLATION, Tokens, plp, ucs2};
+    let text = ucs2("héllo, wörld");
+    let null = u64::MAX.to_le_bytes().to_vec();
+    Tokens::new()
+        .colmetadata(&[
+            ("a", vec![0xa5, 0xff, 0xff]),
+            ("b", [&[0xe7, 0xff, 0xff][..], &COLLATION].concat()),
+            ("i", vec![0x38]),
+            ("d", vec![0xa5, 0xff, 0xff]),
+        ])
+        .row(&[
+            plp(Some(9), &[b"abc", b"defg", b"hi"]),
+            plp(
+                Some(text.len() as u64),
+                &[&text[..3], &text[3..14], &text[14..]],
+            ),
+            7i32.to_le_bytes().to_vec(),
+            plp(Some(5), &[b"vwxyz"]),
+        ])
+        .row(&[
+            plp(None, &[b"one piece"]),
+            null,
+            (-7i32).to_le_bytes().to_vec(),
+            plp(None, &[b"012", b"3456", b"789"]),
+        ])
+        .done(2)
+        .0
 }
 
 /// A de-framed message: packet type, SPID, payload.
