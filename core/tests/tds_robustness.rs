@@ -94,6 +94,41 @@ fn more_than_4096_columns() {
     let e = same_error_every_way(&[0x81, 0x01, 0x10, 0, 0]);
     assert_eq!((e.kind(), e.offset()), (ErrorKind::TooManyColumns(4097), 1));
     assert_eq!(e.kind().site(), Some(Site::token(TokenType::ColMetadata)));
+    // After a DONE of 13 bytes, at the count.
+    let bytes = Tokens::new().done(0).raw(&[0x81, 0x01, 0x10, 0, 0]).0;
+    let e = same_error_every_way(&bytes);
+    assert_eq!(
+        (e.kind(), e.offset()),
+        (ErrorKind::TooManyColumns(4097), 14)
+    );
+}
+
+#[test]
+fn a_different_metadata_inside_a_colmetadata_is_no_metadata() {
+    // Two INT columns "a" and "b", 10 bytes each after the count.
+    let bytes = Tokens::new()
+        .colmetadata(&[("a", vec![0x38]), ("b", vec![0x38])])
+        .0;
+    let bump = Bump::new();
+    // Once the columns' room is made (after the count), the rest of the
+    // token must go into the same Metadata.
+    for split in 4..bytes.len() {
+        let (mut first, mut rest) = bytes.split_at(split);
+        let mut reader = Reader::new(TdsVersion::V7_4);
+        let mut meta = Metadata::new(&bump);
+        while let Status::Complete(_) = reader.next(&mut first, &mut meta, &mut []).unwrap() {}
+        let mut other = Metadata::new(&bump);
+        let e = reader.next(&mut rest, &mut other, &mut []).unwrap_err();
+        let column = u16::from(split >= 3 + 10);
+        assert_eq!(
+            (e.kind(), e.offset()),
+            (
+                ErrorKind::NoMetadata(Site::column(TokenType::ColMetadata, column)),
+                split
+            ),
+            "split at {split}"
+        );
+    }
 }
 
 #[test]
@@ -217,7 +252,10 @@ fn a_whole_row_borrows_values_in_one_piece_and_joins_the_rest() {
     }
     let mut rows = Vec::new();
     while let Some(row) = reader.whole_row(&mut input, &meta, &mut buf) {
-        assert_eq!((row.len(), row.values().len(), row.is_empty()), (4, 4, false));
+        assert_eq!(
+            (row.len(), row.values().len(), row.is_empty()),
+            (4, 4, false)
+        );
         let values: Vec<Option<Vec<u8>>> = row
             .values()
             .map(|v| v.bytes().map(<[u8]>::to_vec))
@@ -681,16 +719,32 @@ fn unknown_data_type_in_colmetadata() {
 
 #[test]
 fn invalid_type_info() {
-    for type_info in [
-        vec![0x26, 3],
-        vec![0x6a, 17, 39, 0],
-        vec![0x29, 8],
-        vec![0xf1, 2],
+    // The type byte follows the token byte, the count, the user type and
+    // the flags; each defect is the byte after it named here.
+    let type_at = 1 + 2 + 4 + 2;
+    for (type_info, after) in [
+        // INTN of 3 bytes.
+        (vec![0x26, 3], 1),
+        // DECIMALN of 1 byte, of precision 39, of scale 6 > precision 5.
+        (vec![0x6a, 1, 5, 0], 1),
+        (vec![0x6a, 17, 39, 0], 2),
+        (vec![0x6a, 5, 5, 6], 3),
+        // TIME of scale 8.
+        (vec![0x29, 8], 1),
+        // XML whose schema-present byte is neither 0 nor 1.
+        (vec![0xf1, 2], 1),
+        // NVARCHAR of an odd length.
+        ([&[0xe7, 3, 0][..], &COLLATION].concat(), 1),
     ] {
+        let defect = type_at + after;
         let bytes = Tokens::new().colmetadata(&[("a", type_info.clone())]).0;
         let e = same_error_every_way(&bytes);
         let site = Site::column(TokenType::ColMetadata, 0);
-        assert_eq!(e.kind(), ErrorKind::InvalidTypeInfo(site), "{type_info:?}");
+        assert_eq!(
+            (e.kind(), e.offset()),
+            (ErrorKind::InvalidTypeInfo(site), defect),
+            "{type_info:?}"
+        );
     }
 }
 
@@ -840,23 +894,64 @@ fn column_encryption_is_unsupported() {
     );
 }
 
+/// Where reading `bytes` stops with the arena full, under every limit that
+/// stops it; each error is `ArenaFull`, at the token (its count) or at the
+/// column.
+fn arena_full_offsets(bytes: &[u8]) -> Vec<usize> {
+    let mut seen = std::collections::BTreeSet::new();
+    for limit in 0..8192 {
+        let bump = Bump::new();
+        bump.set_allocation_limit(Some(limit));
+        let mut meta = Metadata::new(&bump);
+        let mut reader = Reader::new(TdsVersion::V7_4);
+        let mut input = bytes;
+        let e = loop {
+            match reader.next(&mut input, &mut meta, &mut []) {
+                Ok(Status::Complete(_)) => {}
+                Ok(Status::Partial) => break None,
+                Err(e) => break Some(e),
+            }
+        };
+        let Some(e) = e else { continue };
+        let site = if e.offset() == 1 {
+            Site::token(TokenType::ColMetadata)
+        } else {
+            Site::column(TokenType::ColMetadata, 0)
+        };
+        assert_eq!(e.kind(), ErrorKind::ArenaFull(site), "limit {limit}: {e}");
+        seen.insert(e.offset());
+    }
+    seen.into_iter().collect()
+}
+
 #[test]
-fn arena_limit_is_an_error() {
-    let long = "n".repeat(200);
-    let bytes = Tokens::new().colmetadata(&[(long.as_str(), vec![0x38])]).0;
-    let bump = Bump::new();
-    bump.set_allocation_limit(Some(64));
-    let mut meta = Metadata::new(&bump);
-    let mut reader = Reader::new(TdsVersion::V7_4);
-    let mut input = &bytes[..];
-    let e = loop {
-        match reader.next(&mut input, &mut meta, &mut []) {
-            Ok(Status::Complete(_)) => {}
-            Ok(Status::Partial) => panic!("no error"),
-            Err(e) => break e,
-        }
-    };
-    assert!(matches!(e.kind(), ErrorKind::ArenaFull(_)), "{e}");
+fn arena_full_points_at_the_field_it_could_not_keep() {
+    // A TEXT column: the columns, its table name's parts, each part and
+    // the column's name are kept in the arena. Long names each need an
+    // arena chunk of their own.
+    let text = [&[0x23][..], &4096u32.to_le_bytes(), &COLLATION].concat();
+    // The count follows the token byte, and the table name's part count
+    // the user type, the flags and the type's 10 bytes.
+    let (count_at, parts_at) = (1, 1 + 2 + 4 + 2 + 10);
+    let (schema, table, name) = ("s".repeat(100), "t".repeat(120), "n".repeat(250));
+    let table_name = [&[2][..], &us_varchar(&schema), &us_varchar(&table)].concat();
+    let bytes = Tokens::new()
+        .colmetadata(&[(name.as_str(), [&text[..], &table_name].concat())])
+        .0;
+    // Each name's length comes before its UCS-2 units.
+    let schema_at = parts_at + 1;
+    let table_at = schema_at + 2 + 2 * schema.len();
+    let name_at = table_at + 2 + 2 * table.len();
+    assert_eq!(
+        arena_full_offsets(&bytes),
+        [count_at, schema_at, table_at, name_at]
+    );
+    // The most parts a byte can count, all empty: 255 of them to keep.
+    let table_name = [&[255][..], &[0; 2 * 255]].concat();
+    let bytes = Tokens::new()
+        .colmetadata(&[("n", [&text[..], &table_name].concat())])
+        .0;
+    assert_eq!(arena_full_offsets(&bytes), [count_at, parts_at]);
 }
 
 #[test]
