@@ -1098,6 +1098,48 @@ fn skipped_columns_are_not_copied_or_decoded() {
 }
 
 #[test]
+fn nulls_past_the_eighth_column_and_a_column_delivered_again() {
+    // Ten INTN(4) columns; in the ROW, columns 3 and 8 are NULL.
+    let names: Vec<String> = (0..10).map(|i| format!("c{i}")).collect();
+    let columns: Vec<(&str, Vec<u8>)> = names.iter().map(|n| (n.as_str(), vec![0x26, 4])).collect();
+    let values: Vec<Vec<u8>> = (0..10i32)
+        .map(|i| match i {
+            3 | 8 => vec![0],
+            _ => b_value(&(i * 11).to_le_bytes()),
+        })
+        .collect();
+    let bytes = Tokens::new().colmetadata(&columns).row(&values).0;
+    for chunk in [1, 5, bytes.len()] {
+        let bump = Bump::new();
+        let mut meta = Metadata::new(&bump);
+        let mut reader = Reader::new(TdsVersion::V7_4);
+        let mut seen = Vec::new();
+        for mut piece in bytes.chunks(chunk) {
+            while let Status::Complete(event) = reader.next(&mut piece, &mut meta, &mut []).unwrap()
+            {
+                match event {
+                    Event::Token(Token::ColMetadata(_)) => {
+                        for column in [0, 8, 9] {
+                            reader.skip_column(column, true);
+                        }
+                        // Delivered again: only 0 and 8 stay skipped.
+                        reader.skip_column(9, false);
+                    }
+                    Event::Value { column, .. } => seen.push(column),
+                    _ => {}
+                }
+            }
+        }
+        assert_eq!(seen, [1, 2, 3, 4, 5, 6, 7, 9], "chunks of {chunk}");
+        let nulls: Vec<Option<bool>> = (0..11).map(|c| reader.is_null(c)).collect();
+        let want: Vec<Option<bool>> = (0..11)
+            .map(|c| (c < 10).then_some(c == 3 || c == 8))
+            .collect();
+        assert_eq!(nulls, want, "chunks of {chunk}");
+    }
+}
+
+#[test]
 fn return_values_of_every_layout() {
     let rv = |name: &str, type_info: &[u8], value: &[u8]| {
         let mut out = vec![0xac, 1, 0];
