@@ -18,7 +18,7 @@ use proptest::prelude::*;
 use support::tds_cases::build::{
     COLLATION, Tokens, b_value, b_varchar, plp, ucs2, us_value, us_varchar,
 };
-use support::tds_cases::{Rows, Stream, all_streams, lines, read_rows};
+use support::tds_cases::{Rows, all_streams, lines, read_rows, stream};
 
 const ASSEMBLE: LargeValues = LargeValues::Assemble;
 const STREAM: LargeValues = LargeValues::Stream;
@@ -36,19 +36,13 @@ fn error(bytes: &[u8], chunk: usize, large: LargeValues) -> Error {
 /// read an event at a time or whole.
 fn same_error_every_way(bytes: &[u8]) -> Error {
     let want = error(bytes, bytes.len(), ASSEMBLE);
-    let stream = Stream {
-        name: "hostile".into(),
-        version: TdsVersion::V7_4,
-        prime: Vec::new(),
-        bytes: bytes.to_vec(),
-    };
+    let hostile = stream("hostile", bytes.to_vec());
     for chunk in 1..=bytes.len() {
         for large in [ASSEMBLE, STREAM] {
             assert_eq!(error(bytes, chunk, large), want, "chunk {chunk} {large:?}");
-            let (whole, _) = read_rows(&stream, &[chunk], large, 1 << 16, Rows::Whole);
-            let got = whole.error;
+            let (whole, _) = read_rows(&hostile, &[chunk], large, 1 << 16, Rows::Whole);
             assert_eq!(
-                got,
+                whole.error,
                 Some((want.kind(), want.offset())),
                 "whole rows, chunk {chunk} {large:?}"
             );

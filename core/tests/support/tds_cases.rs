@@ -905,12 +905,7 @@ pub fn all_streams() -> Vec<Stream> {
         prime: Vec::new(),
         bytes: wide_rows(),
     });
-    streams.push(Stream {
-        name: "joined_plp_values (built)".into(),
-        version: TdsVersion::V7_4,
-        prime: Vec::new(),
-        bytes: joined_plp_values(),
-    });
+    streams.push(stream("joined_plp_values (built)", joined_plp_values()));
     for (name, pcap) in [
         ("demo.pcap", DEMO_PCAP),
         ("pytds_login.pcap", PYTDS_LOGIN_PCAP),
