@@ -2,9 +2,12 @@
 //! readers, slowloris heads, pipeliners, oversized bodies and normal
 //! clients, for 30 s. Normal clients must keep a p99 within 10× of what they
 //! see unloaded, the pipeliners must get their answers, and the server's
-//! descriptors must return to their baseline. The hostile clients run at the
-//! lowest priority, so that on a small machine the normal clients' latency is
-//! the server's and not the scheduler's.
+//! descriptors must return to their baseline. The load generator shares the
+//! machine with the server, so it stays out of the way of what is measured:
+//! the hostile clients run at the lowest priority, start one after another
+//! over 3 s rather than in one instant, and those that never read keep small
+//! send buffers. Then the normal clients' latency is the server's, and not
+//! the scheduler's or the kernel's.
 //!
 //! It takes about a minute, so `cargo test` leaves it out and
 //! `scripts/test` runs it: `cargo test -p leanwire-native --test http_soak -- --ignored`.
@@ -26,8 +29,19 @@ const SLOWLORIS: usize = 250;
 const PIPELINERS: usize = 150;
 const BODIES: usize = 150;
 const NORMAL: usize = 200;
+const HOSTILE: usize = SLOW_READERS + SLOWLORIS + PIPELINERS + BODIES;
+/// How long the hostile clients take to start, one after another, as an
+/// attack builds up: 1,000 threads and connections started in one instant
+/// stall a 2-core machine for longer than any server's answer.
+const RAMP: Duration = Duration::from_secs(3);
+/// How long the normal clients are timed once every hostile client runs.
 const SOAK: Duration = Duration::from_secs(30);
 const UNLOADED: Duration = Duration::from_secs(5);
+/// The send buffer of a client that never reads. An attacker's unsent
+/// requests would sit in its own kernel; here they would share the
+/// server's TCP memory (4 MiB each, autotuned), and 250 of them take the
+/// kernel near its memory pressure limit, which stalls every socket.
+const LOAD_SEND_BUFFER: usize = 64 * 1024;
 
 /// `leanwire serve` on a free port, killed when dropped.
 struct Serve {
@@ -69,10 +83,14 @@ impl Drop for Serve {
     }
 }
 
-fn spawn(body: impl FnOnce() + Send + 'static) -> JoinHandle<()> {
+/// Runs `body` on a thread of its own from `at` on.
+fn spawn(at: Instant, body: impl FnOnce() + Send + 'static) -> JoinHandle<()> {
     thread::Builder::new()
         .stack_size(128 * 1024)
-        .spawn(body)
+        .spawn(move || {
+            thread::sleep(at.saturating_duration_since(Instant::now()));
+            body()
+        })
         .expect("a client thread")
 }
 
@@ -150,19 +168,25 @@ fn normal_clients(addr: SocketAddr, stop: &Arc<AtomicBool>) -> Vec<JoinHandle<Ve
 
 /// Slow readers, slowloris heads, pipeliners and oversized bodies, until
 /// `stop`. `refused` counts the bodies answered 413, `pipelined` the
-/// pipelined responses read back.
+/// pipelined responses read back. They start one after another over
+/// [`RAMP`]; returns their threads and when the last of them starts.
 fn hostile_clients(
     addr: SocketAddr,
     stop: &Arc<AtomicBool>,
     refused: &Arc<AtomicUsize>,
     pipelined: &Arc<AtomicUsize>,
-) -> Vec<JoinHandle<()>> {
+) -> (Vec<JoinHandle<()>>, Instant) {
+    let begin = Instant::now();
+    let start = |nth: usize| begin + RAMP.mul_f64(nth as f64 / HOSTILE as f64);
     let mut hostile = Vec::new();
     // Pipeline requests and never read a response.
     for _ in 0..SLOW_READERS {
         let stop = Arc::clone(stop);
-        hostile.push(spawn(move || {
+        hostile.push(spawn(start(hostile.len()), move || {
             let Some(mut s) = connect(addr) else { return };
+            socket2::SockRef::from(&s)
+                .set_send_buffer_size(LOAD_SEND_BUFFER)
+                .expect("SO_SNDBUF");
             let batch = b"GET /plaintext HTTP/1.1\r\n\r\n".repeat(2000);
             while !stop.load(Ordering::Relaxed) && s.write_all(&batch).is_ok() {}
         }));
@@ -170,7 +194,7 @@ fn hostile_clients(
     // Send a request head a byte at a time, never finishing it.
     for _ in 0..SLOWLORIS {
         let stop = Arc::clone(stop);
-        hostile.push(spawn(move || {
+        hostile.push(spawn(start(hostile.len()), move || {
             while !stop.load(Ordering::Relaxed) {
                 let Some(mut s) = connect(addr) else { return };
                 for byte in b"GET /plaintext HTTP/1.1\r\nX-Slow: ".iter().cycle() {
@@ -185,7 +209,7 @@ fn hostile_clients(
     // Pipeline batches of 100 and read them back, 5 times a second.
     for _ in 0..PIPELINERS {
         let (stop, pipelined) = (Arc::clone(stop), Arc::clone(pipelined));
-        hostile.push(spawn(move || {
+        hostile.push(spawn(start(hostile.len()), move || {
             let batch = b"GET /json HTTP/1.1\r\n\r\n".repeat(100);
             let mut buf = Vec::new();
             while !stop.load(Ordering::Relaxed) {
@@ -204,7 +228,7 @@ fn hostile_clients(
     // Bodies past the limit, by length and in chunks: each must get 413.
     for i in 0..BODIES {
         let (stop, refused) = (Arc::clone(stop), Arc::clone(refused));
-        hostile.push(spawn(move || {
+        hostile.push(spawn(start(hostile.len()), move || {
             let chunk = vec![b'x'; 16 * 1024];
             while !stop.load(Ordering::Relaxed) {
                 let Some(mut s) = connect(addr) else { return };
@@ -232,7 +256,7 @@ fn hostile_clients(
             }
         }));
     }
-    hostile
+    (hostile, start(HOSTILE))
 }
 
 /// Gives the calling thread the lowest scheduling priority (nice 19), which
@@ -279,7 +303,7 @@ fn a_thousand_hostile_and_normal_connections_for_30_seconds() {
     let stop = Arc::new(AtomicBool::new(false));
     let refused = Arc::new(AtomicUsize::new(0));
     let pipelined = Arc::new(AtomicUsize::new(0));
-    let hostile = {
+    let (hostile, all_started) = {
         let (stop, refused, pipelined) = (
             Arc::clone(&stop),
             Arc::clone(&refused),
@@ -292,6 +316,7 @@ fn a_thousand_hostile_and_normal_connections_for_30_seconds() {
         .join()
         .unwrap()
     };
+    thread::sleep(all_started.saturating_duration_since(Instant::now()));
     let loaded_stop = Arc::new(AtomicBool::new(false));
     let clients = normal_clients(addr, &loaded_stop);
     thread::sleep(SOAK);
