@@ -568,11 +568,13 @@ fn a_reader_stopped_inside_colmetadata_says_where() {
 
 #[test]
 fn impossible_values() {
-    let cases: [(Vec<u8>, Vec<u8>, usize); 5] = [
+    let cases: [(Vec<u8>, Vec<u8>, usize); 6] = [
         // decimal with sign byte 2
         (vec![0x6a, 5, 9, 2], b_value(&[2, 1, 0, 0, 0]), 1),
         // intn of length 3
         (vec![0x26, 4], b_value(&[1, 2, 3]), 0),
+        // intn of length 5: longer than its column, but no intn has 5 bytes
+        (vec![0x26, 4], b_value(&[1, 2, 3, 4, 5]), 0),
         // time(0) at 24:00:00
         (vec![0x29, 0], b_value(&[0x80, 0x51, 0x01]), 1),
         // datetimeoffset with a +15:00 offset
@@ -1627,5 +1629,111 @@ fn row_buffer_swapped_for_a_smaller_one() {
             }
         };
         assert!(matches!(e.kind(), ErrorKind::BufferTooSmall(_)), "{e}");
+    }
+}
+
+#[test]
+fn rows_of_no_columns() {
+    // A COLMETADATA of no columns, then a ROW and an NBCROW of none.
+    let bytes = Tokens::new()
+        .colmetadata(&[])
+        .row(&[])
+        .nbcrow(0, &[], &[])
+        .done(2)
+        .0;
+    let lines = same_lines_every_way(&bytes, ASSEMBLE);
+    assert_eq!(
+        lines,
+        [
+            "COLMETADATA start 0 columns",
+            "COLMETADATA []",
+            "ROW",
+            "ROWEND",
+            "NBCROW",
+            "ROWEND",
+            "DONE status=0x0010 cur_cmd=0x00C1 rows=2",
+        ]
+    );
+    let no_columns = stream("no columns", bytes);
+    let (events, _) = read_rows(&no_columns, &[1], ASSEMBLE, 64, Rows::Events);
+    let (whole, _) = read_rows(&no_columns, &[1], ASSEMBLE, 64, Rows::Whole);
+    assert_eq!((whole.error, whole.finish), (None, None));
+    assert_eq!(whole.events, events.events);
+}
+
+#[test]
+fn a_stream_may_end_where_a_row_has_only_its_end_left() {
+    // COLMETADATA (one INTN(4)) and a ROW, with no DONE after it.
+    let bytes = Tokens::new()
+        .colmetadata(&[("i", vec![0x26, 4])])
+        .row(&[b_value(&5i32.to_le_bytes())])
+        .0;
+    let bump = Bump::new();
+    let mut meta = Metadata::new(&bump);
+    let mut reader = Reader::new(TdsVersion::V7_4);
+    let mut input = &bytes[..];
+    let mut finishes = Vec::new();
+    while let Status::Complete(event) = reader.next(&mut input, &mut meta, &mut []).unwrap() {
+        if !matches!(event, Event::ColMetadataStart { .. }) {
+            finishes.push((event.to_string(), reader.finish().is_ok()));
+        }
+    }
+    reader.finish().unwrap();
+    let finishes: Vec<(&str, bool)> = finishes.iter().map(|(e, ok)| (e.as_str(), *ok)).collect();
+    assert_eq!(
+        finishes,
+        [
+            ("COLMETADATA [i int]", true),
+            ("ROW", false),
+            ("  [0] 5", true),
+            ("ROWEND", true)
+        ]
+    );
+}
+
+#[test]
+fn whole_row_leaves_a_row_with_skipped_columns_to_next() {
+    // Ten INTN(4) columns, two rows.
+    let names: Vec<String> = (0..10).map(|i| format!("c{i}")).collect();
+    let columns: Vec<(&str, Vec<u8>)> = names.iter().map(|n| (n.as_str(), vec![0x26, 4])).collect();
+    let row = |base: i32| -> Vec<Vec<u8>> {
+        (0..10)
+            .map(|i| b_value(&(base + i).to_le_bytes()))
+            .collect()
+    };
+    let bytes = Tokens::new()
+        .colmetadata(&columns)
+        .row(&row(0))
+        .row(&row(100))
+        .0;
+    for skipped in [0, 9] {
+        let bump = Bump::new();
+        let mut meta = Metadata::new(&bump);
+        let mut reader = Reader::new(TdsVersion::V7_4);
+        let mut buf = [0u8; 256];
+        let mut input = &bytes[..];
+        let mut whole = 0;
+        let mut values = Vec::new();
+        loop {
+            if reader.whole_row(&mut input, &meta, &mut buf).is_some() {
+                whole += 1;
+                continue;
+            }
+            match reader.next(&mut input, &mut meta, &mut buf).unwrap() {
+                Status::Complete(Event::Token(Token::ColMetadata(_))) => {
+                    reader.skip_column(skipped, true);
+                }
+                Status::Complete(Event::Value { column, .. }) => values.push(column),
+                Status::Complete(_) => {}
+                Status::Partial => break,
+            }
+        }
+        assert_eq!(whole, 0, "column {skipped} skipped");
+        let want: Vec<u16> = (0..10).filter(|&c| c != skipped).collect();
+        assert_eq!(
+            values,
+            [&want[..], &want[..]].concat(),
+            "column {skipped} skipped"
+        );
     }
 }
