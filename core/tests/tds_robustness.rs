@@ -1737,3 +1737,126 @@ fn whole_row_leaves_a_row_with_skipped_columns_to_next() {
         );
     }
 }
+
+/// The events of `bytes` read a byte at a time with a `buf_len`-byte
+/// buffer, as lines; or the error.
+fn lines_with_buffer(bytes: &[u8], buf_len: usize) -> Result<Vec<String>, Error> {
+    let bump = Bump::new();
+    let mut meta = Metadata::new(&bump);
+    let mut reader = Reader::new(TdsVersion::V7_4);
+    let mut buf = vec![0u8; buf_len];
+    let mut out = Vec::new();
+    for mut piece in bytes.chunks(1) {
+        while let Status::Complete(event) = reader.next(&mut piece, &mut meta, &mut buf)? {
+            out.push(event.to_string());
+        }
+    }
+    reader.finish()?;
+    Ok(out)
+}
+
+#[test]
+fn a_token_body_in_pieces_may_fill_the_buffer_exactly() {
+    // ENVCHANGE, database from "old" to "new": a 15-byte body.
+    let body = [&[1][..], &b_varchar("new"), &b_varchar("old")].concat();
+    let bytes = [&[0xe3][..], &(body.len() as u16).to_le_bytes(), &body].concat();
+    let lines = lines_with_buffer(&bytes, body.len()).unwrap();
+    assert_eq!(lines, [r#"ENVCHANGE database new="new" old="old""#]);
+    for smaller in [0, 1, body.len() - 1] {
+        let e = lines_with_buffer(&bytes, smaller).unwrap_err();
+        assert_eq!(
+            (e.kind(), e.offset()),
+            (
+                ErrorKind::BufferTooSmall(Site::token(TokenType::EnvChange)),
+                3
+            ),
+            "a buffer of {smaller}"
+        );
+    }
+}
+
+#[test]
+fn featureextack_with_a_feature_of_more_than_255_bytes() {
+    // Feature 0x01 with 300 bytes of data, 0x0a with none, then the
+    // terminator, and a DONE after it.
+    let data: Vec<u8> = (0..300u32).map(|i| (i % 251) as u8).collect();
+    let bytes = [
+        &[0xae, 0x01][..],
+        &300u32.to_le_bytes(),
+        &data,
+        &[0x0a, 0, 0, 0, 0, 0xff],
+    ]
+    .concat();
+    let bytes = Tokens::new().raw(&bytes).done(1).0;
+    let lines = same_lines_every_way(&bytes, ASSEMBLE);
+    let hex: String = data.iter().map(|b| format!("{b:02X}")).collect();
+    assert_eq!(
+        lines,
+        [
+            format!("FEATUREEXTACK [SESSIONRECOVERY 0x{hex}, UTF8_SUPPORT 0x]"),
+            "DONE status=0x0010 cur_cmd=0x00C1 rows=1".into(),
+        ]
+    );
+}
+
+#[test]
+fn a_version_set_after_new_is_the_one_read_by() {
+    // A DONE of TDS 7.2 on: an 8-byte row count.
+    let bytes = Tokens::new().done(5).0;
+    let bump = Bump::new();
+    let mut meta = Metadata::new(&bump);
+    let mut reader = Reader::new(TdsVersion::V7_1);
+    reader.set_version(TdsVersion::V7_4);
+    assert_eq!(reader.version(), TdsVersion::V7_4);
+    let mut input = &bytes[..];
+    let mut lines = Vec::new();
+    while let Status::Complete(event) = reader.next(&mut input, &mut meta, &mut []).unwrap() {
+        lines.push(event.to_string());
+    }
+    reader.finish().unwrap();
+    assert_eq!(lines, ["DONE status=0x0010 cur_cmd=0x00C1 rows=5"]);
+}
+
+#[test]
+fn error_and_sessionstate_bodies_are_decoded() {
+    // ERROR 208, state 1, class 16, "Invalid object name 'x'." from
+    // server "db" in no procedure at line 1.
+    let error = [
+        &208i32.to_le_bytes()[..],
+        &[1, 16],
+        &us_varchar("Invalid object name 'x'."),
+        &b_varchar("db"),
+        &b_varchar(""),
+        &1i32.to_le_bytes(),
+    ]
+    .concat();
+    // SESSIONSTATE: sequence 7, recoverable, state 2 of 3 bytes.
+    let session = [&7u32.to_le_bytes()[..], &[1], &[2, 3, 0xaa, 0xbb, 0xcc]].concat();
+    let token = |id: u8, len: &[u8], body: &[u8]| [&[id][..], len, body].concat();
+    let bytes = [
+        token(0xaa, &(error.len() as u16).to_le_bytes(), &error),
+        token(0xe4, &(session.len() as u32).to_le_bytes(), &session),
+    ]
+    .concat();
+    let lines = same_lines_every_way(&bytes, ASSEMBLE);
+    assert_eq!(
+        lines,
+        [
+            r#"ERROR 208 state=1 class=16 "Invalid object name \'x\'." server="db" proc="" line=1"#,
+            "SESSIONSTATE seq=7 status=1 entries=1",
+        ]
+    );
+    // A state entry longer than the token's body: the error is where the
+    // rest of the entry should be.
+    let mut broken = session.clone();
+    broken[6] = 4;
+    let bytes = token(0xe4, &(broken.len() as u32).to_le_bytes(), &broken);
+    let e = same_error_every_way(&bytes);
+    assert_eq!(
+        (e.kind(), e.offset()),
+        (
+            ErrorKind::LengthMismatch(Site::token(TokenType::SessionState)),
+            bytes.len()
+        )
+    );
+}

@@ -493,7 +493,7 @@ impl Reader {
         let (&byte, body) = input.split_first()?;
         let kind = match TokenType::from(byte) {
             TokenType::Row => RowKind::Row,
-            TokenType::NbcRow if self.version >= TdsVersion::V7_3A => RowKind::NbcRow,
+            TokenType::NbcRow => RowKind::NbcRow,
             _ => return None,
         };
         let columns = meta.columns();
@@ -755,12 +755,12 @@ impl Reader {
         at: u64,
     ) -> Result<Status<Out<'c>>> {
         let mut i = 0usize;
-        let mut end = None;
-        while i < input.len() && end.is_none() {
+        let mut ended = false;
+        while i < input.len() && !ended {
             match step {
                 FeatureStep::Id => {
                     if input[i] == 0xFF {
-                        end = Some(i + 1);
+                        ended = true;
                     } else {
                         step = FeatureStep::Len { have: 0, len: 0 };
                     }
@@ -770,7 +770,6 @@ impl Reader {
                     let len = len | u32::from(input[i]) << (8 * have);
                     i += 1;
                     step = match have {
-                        3 if len == 0 => FeatureStep::Id,
                         3 => FeatureStep::Data { left: len },
                         _ => FeatureStep::Len {
                             have: have + 1,
@@ -791,7 +790,7 @@ impl Reader {
             }
         }
         let site = Site::token(TokenType::FeatureExtAck);
-        if end.is_some() && copied == 0 {
+        if ended && copied == 0 {
             let body = self.cursor.take(input, i);
             self.state = State::Token;
             return Ok(Status::Complete(Out::Body {
@@ -807,7 +806,7 @@ impl Reader {
         };
         let walked = self.cursor.take(input, i);
         buf[from..to].copy_from_slice(walked);
-        if end.is_some() {
+        if ended {
             self.state = State::Token;
             return Ok(Status::Complete(Out::Body {
                 token: TokenType::FeatureExtAck,
