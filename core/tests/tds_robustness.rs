@@ -63,6 +63,13 @@ fn same_lines_every_way(bytes: &[u8], large: LargeValues) -> Vec<String> {
     want
 }
 
+/// A COLMETADATA of `count` INTN(4) columns, named `c0`, `c1`, and so on.
+fn intn_columns(count: usize) -> Tokens {
+    let names: Vec<String> = (0..count).map(|i| format!("c{i}")).collect();
+    let columns: Vec<(&str, Vec<u8>)> = names.iter().map(|n| (n.as_str(), vec![0x26, 4])).collect();
+    Tokens::new().colmetadata(&columns)
+}
+
 fn nvarchar(max: u16) -> Vec<u8> {
     [&[0xe7][..], &max.to_le_bytes(), &COLLATION].concat()
 }
@@ -127,16 +134,8 @@ fn a_different_metadata_inside_a_colmetadata_is_no_metadata() {
 
 #[test]
 fn exactly_4096_columns_and_an_all_null_nbcrow() {
-    let columns: Vec<(String, Vec<u8>)> = (0..4096)
-        .map(|i| (format!("c{i}"), vec![0x26, 4]))
-        .collect();
-    let columns: Vec<(&str, Vec<u8>)> = columns
-        .iter()
-        .map(|(n, t)| (n.as_str(), t.clone()))
-        .collect();
     let all: Vec<usize> = (0..4096).collect();
-    let bytes = Tokens::new()
-        .colmetadata(&columns)
+    let bytes = intn_columns(4096)
         .nbcrow(4096, &all[..4095], &[b_value(&7i32.to_le_bytes())])
         .0;
     let bump = Bump::new();
@@ -1096,15 +1095,13 @@ fn skipped_columns_are_not_copied_or_decoded() {
 #[test]
 fn nulls_past_the_eighth_column_and_a_column_delivered_again() {
     // Ten INTN(4) columns; in the ROW, columns 3 and 8 are NULL.
-    let names: Vec<String> = (0..10).map(|i| format!("c{i}")).collect();
-    let columns: Vec<(&str, Vec<u8>)> = names.iter().map(|n| (n.as_str(), vec![0x26, 4])).collect();
     let values: Vec<Vec<u8>> = (0..10i32)
         .map(|i| match i {
             3 | 8 => vec![0],
             _ => b_value(&(i * 11).to_le_bytes()),
         })
         .collect();
-    let bytes = Tokens::new().colmetadata(&columns).row(&values).0;
+    let bytes = intn_columns(10).row(&values).0;
     for chunk in [1, 5, bytes.len()] {
         let bump = Bump::new();
         let mut meta = Metadata::new(&bump);
@@ -1694,18 +1691,12 @@ fn a_stream_may_end_where_a_row_has_only_its_end_left() {
 #[test]
 fn whole_row_leaves_a_row_with_skipped_columns_to_next() {
     // Ten INTN(4) columns, two rows.
-    let names: Vec<String> = (0..10).map(|i| format!("c{i}")).collect();
-    let columns: Vec<(&str, Vec<u8>)> = names.iter().map(|n| (n.as_str(), vec![0x26, 4])).collect();
     let row = |base: i32| -> Vec<Vec<u8>> {
         (0..10)
             .map(|i| b_value(&(base + i).to_le_bytes()))
             .collect()
     };
-    let bytes = Tokens::new()
-        .colmetadata(&columns)
-        .row(&row(0))
-        .row(&row(100))
-        .0;
+    let bytes = intn_columns(10).row(&row(0)).row(&row(100)).0;
     for skipped in [0, 9] {
         let bump = Bump::new();
         let mut meta = Metadata::new(&bump);

@@ -256,7 +256,7 @@ fn hostile_clients(
             }
         }));
     }
-    (hostile, start(HOSTILE))
+    (hostile, begin + RAMP)
 }
 
 /// Gives the calling thread the lowest scheduling priority (nice 19), which
