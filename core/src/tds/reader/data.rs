@@ -257,11 +257,7 @@ impl Data {
         let to = from + n;
         match self.dest {
             Dest::Stream if self.left == 0 || n == 0 => return Ok(None),
-            Dest::Stream => {
-                let piece = self.checks.take(cursor, input, self.left as usize)?;
-                self.left -= piece.len() as u32;
-                return Ok(Some(Fast::Piece(piece)));
-            }
+            Dest::Stream => return self.piece(cursor, input).map(|p| Some(Fast::Piece(p))),
             _ if n >= self.left as usize => return Ok(None),
             Dest::Scratch => copy(&mut cursor.scratch[from..to], input),
             Dest::Buf => match buf.get_mut(from..to) {
@@ -274,6 +270,20 @@ impl Data {
         self.checks.take(cursor, input, n)?;
         self.left -= n as u32;
         Ok(Some(Fast::Taken))
+    }
+
+    /// The next piece of a streamed value: as much of the front of `input`
+    /// as the value has left, checked; an error is the stream offset of a
+    /// bad UCS-2 unit.
+    #[inline]
+    fn piece<'c>(
+        &mut self,
+        cursor: &mut Cursor,
+        input: &mut &'c [u8],
+    ) -> core::result::Result<&'c [u8], u64> {
+        let piece = self.checks.take(cursor, input, self.left as usize)?;
+        self.left -= piece.len() as u32;
+        Ok(piece)
     }
 
     /// Reads on from the front of `input`.
@@ -299,11 +309,10 @@ impl Data {
                 if input.is_empty() {
                     return Ok(ValueStep::Partial);
                 }
-                let at = cx.cursor.pos;
-                let piece = cx.cursor.take(input, self.left as usize);
-                self.checks.piece(cx, piece, at)?;
-                self.left -= piece.len() as u32;
-                Ok(ValueStep::Piece(piece))
+                match self.piece(cx.cursor, input) {
+                    Ok(piece) => Ok(ValueStep::Piece(piece)),
+                    Err(bad) => Err(error_at(ErrorKind::InvalidUcs2(cx.site()), bad)),
+                }
             }
             Dest::Borrow => {
                 if input.len() >= total {
