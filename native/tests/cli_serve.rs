@@ -6,6 +6,9 @@
 mod http_client;
 #[path = "support/serve_process.rs"]
 mod serve_process;
+#[allow(dead_code)]
+#[path = "support/slow_reader.rs"]
+mod slow_reader;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -15,6 +18,7 @@ use std::time::{Duration, Instant};
 
 use http_client::Client;
 use serve_process::serve;
+use slow_reader::{SlowReader, settled_send_queue};
 
 fn signal(child: &Child, name: &str) {
     let status = Command::new("kill")
@@ -117,6 +121,41 @@ fn timeouts_out_of_range_are_usage_errors() {
             "{flag} {value}: {stderr}"
         );
     }
+}
+
+#[test]
+fn a_send_buffer_that_is_not_a_positive_count_is_a_usage_error() {
+    for value in ["0", "-1", "64k"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_leanwire"))
+            .args([
+                "serve",
+                "--addr",
+                "127.0.0.1:0",
+                &format!("--send-buffer={value}"),
+            ])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{value}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "invalid value '{value}' for '--send-buffer <BYTES>'"
+            )),
+            "{value}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn the_send_buffer_is_taken_from_its_flag() {
+    let (mut child, addr) = serve(&["--send-buffer", "32768"]);
+    let slow = SlowReader::connect(addr);
+    // Linux doubles SO_SNDBUF; left to the OS, the queue grows to megabytes.
+    let queued = settled_send_queue(addr);
+    assert!(queued <= 65536, "{queued} bytes queued");
+    drop(slow);
+    signal(&child, "TERM");
+    assert_eq!(exit_code(&mut child), Some(0));
 }
 
 #[test]

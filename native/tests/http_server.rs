@@ -7,6 +7,8 @@
 mod http_client;
 #[path = "support/http_server.rs"]
 mod http_server;
+#[path = "support/slow_reader.rs"]
+mod slow_reader;
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::TcpStream;
@@ -18,6 +20,9 @@ use std::time::{Duration, Instant};
 use http_client::Client;
 use http_server::Running;
 use leanwire_native::http::{Config, Dispatch, HelloWorld, Request, Response};
+use slow_reader::SlowReader;
+#[cfg(target_os = "linux")]
+use slow_reader::settled_send_queue;
 
 fn config(dispatch: Dispatch) -> Config {
     Config {
@@ -224,24 +229,6 @@ fn shutdown_finishes_requests_in_flight_and_refuses_new_ones() {
     }
 }
 
-/// Opens a connection that pipelines `GET /plaintext` from a thread of its
-/// own and never reads a response.
-fn slow_reader(addr: std::net::SocketAddr) -> (TcpStream, thread::JoinHandle<()>) {
-    let stream = TcpStream::connect(addr).unwrap();
-    let mut writer = stream.try_clone().unwrap();
-    let batch = b"GET /plaintext HTTP/1.1\r\n\r\n".repeat(20_000);
-    let pipeliner = thread::spawn(move || {
-        // Fails once the server closes; until then it blocks when the
-        // server stops reading.
-        for _ in 0..50 {
-            if writer.write_all(&batch).is_err() {
-                return;
-            }
-        }
-    });
-    (stream, pipeliner)
-}
-
 #[test]
 fn clients_that_never_read_are_closed_after_the_send_timeout() {
     for dispatch in [Dispatch::Inline, Dispatch::Pool] {
@@ -251,7 +238,7 @@ fn clients_that_never_read_are_closed_after_the_send_timeout() {
             send_timeout: Duration::from_millis(400),
             ..config(dispatch)
         });
-        let slow: Vec<_> = (0..4).map(|_| slow_reader(server.addr)).collect();
+        let slow: Vec<_> = (0..4).map(|_| SlowReader::connect(server.addr)).collect();
         // Every place is taken by a slow reader until the send timeout frees it.
         let deadline = Instant::now() + Duration::from_secs(20);
         loop {
@@ -265,16 +252,69 @@ fn clients_that_never_read_are_closed_after_the_send_timeout() {
             );
             thread::sleep(Duration::from_millis(100));
         }
-        // A pipeliner ends when its writes fail, which only a close by the
-        // server makes happen: it has far more to send than any buffer holds.
-        for (_stream, pipeliner) in slow {
-            while !pipeliner.is_finished() {
+        for reader in &slow {
+            while !reader.is_closed() {
                 assert!(Instant::now() < deadline, "a slow reader was not closed");
                 thread::sleep(Duration::from_millis(50));
             }
         }
         server.stop().unwrap();
     }
+}
+
+#[test]
+fn a_small_send_buffer_loses_no_answer() {
+    let server = Running::start(Config {
+        send_buffer: Some(4096),
+        ..config(Dispatch::Inline)
+    });
+    let mut client = Client::connect(server.addr);
+    let mut writer = client.stream.try_clone().unwrap();
+    // Far more answers than the send buffer holds, so most writes are short.
+    let requests = 2000;
+    let pipeliner = thread::spawn(move || {
+        writer
+            .write_all(&b"GET /plaintext HTTP/1.1\r\n\r\n".repeat(requests))
+            .unwrap();
+    });
+    for i in 0..requests {
+        let reply = client.reply().unwrap().expect("a reply");
+        assert_eq!(
+            (reply.status, &reply.body[..]),
+            (200, &b"Hello, World!"[..]),
+            "answer {i}"
+        );
+    }
+    pipeliner.join().unwrap();
+    server.stop().unwrap();
+}
+
+/// What the kernel holds to send to one client that pipelines requests and
+/// never reads, once it stops growing.
+#[cfg(target_os = "linux")]
+fn queued_for_a_slow_reader(send_buffer: Option<usize>) -> usize {
+    let server = Running::start(Config {
+        threads: 1,
+        send_buffer,
+        ..config(Dispatch::Inline)
+    });
+    let slow = SlowReader::connect(server.addr);
+    let queued = settled_send_queue(server.addr);
+    drop(slow);
+    server.stop().unwrap();
+    queued
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_send_buffer_bounds_what_the_kernel_holds_for_a_client_that_never_reads() {
+    const SEND_BUFFER: usize = 32 * 1024;
+    // Linux doubles SO_SNDBUF, and counts its bookkeeping against it too.
+    let bounded = queued_for_a_slow_reader(Some(SEND_BUFFER));
+    assert!(bounded <= 2 * SEND_BUFFER, "{bounded} bytes queued");
+    // Left to the OS, the queue grows far past that.
+    let unbounded = queued_for_a_slow_reader(None);
+    assert!(unbounded > 8 * SEND_BUFFER, "{unbounded} bytes queued");
 }
 
 #[test]

@@ -127,6 +127,10 @@ enum Command {
         /// Seconds a response may wait for a client that does not read it before the connection is closed.
         #[arg(long, default_value = "10", value_name = "SECONDS", value_parser = parse_server_timeout)]
         send_timeout: Duration,
+        /// The kernel's send buffer of each connection in bytes (SO_SNDBUF), which bounds what a
+        /// client that does not read can hold of the machine's TCP memory [default: the OS's].
+        #[arg(long, value_name = "BYTES", value_parser = clap::value_parser!(u64).range(1..))]
+        send_buffer: Option<u64>,
         /// The largest request body in bytes; a larger one is answered 413.
         #[arg(long, default_value_t = http::DEFAULT_MAX_BODY as u64, value_name = "BYTES")]
         max_body: u64,
@@ -358,6 +362,7 @@ fn main() -> ExitCode {
             header_timeout,
             idle_timeout,
             send_timeout,
+            send_buffer,
             max_body,
         } => {
             let defaults = http::Config::default();
@@ -371,6 +376,7 @@ fn main() -> ExitCode {
                 header_timeout,
                 idle_timeout,
                 send_timeout,
+                send_buffer: send_buffer.map(|bytes| usize::try_from(bytes).unwrap_or(usize::MAX)),
                 max_body: usize::try_from(max_body).unwrap_or(usize::MAX),
                 ..defaults
             };

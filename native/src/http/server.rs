@@ -50,6 +50,14 @@ pub struct Config {
     /// How long response bytes may wait for a peer that does not read them
     /// before the connection is closed. Default: 10 s.
     pub send_timeout: Duration,
+    /// The kernel's send buffer for each connection, in bytes
+    /// (`SO_SNDBUF`, set on the listening sockets, whose connections take
+    /// it on). `None` leaves it to the OS: Linux grows it for a peer that
+    /// does not read, up to `net.ipv4.tcp_wmem`'s maximum (4 MiB by
+    /// default), so each such peer can hold that much of the machine's TCP
+    /// memory until [`send_timeout`](Self::send_timeout) closes it. Linux
+    /// doubles the value for its own bookkeeping. Default: `None`.
+    pub send_buffer: Option<usize>,
     /// The largest request body a handler is given; a larger one is
     /// answered 413 and the connection closed. Default: 1 MiB.
     pub max_body: usize,
@@ -86,6 +94,7 @@ impl Default for Config {
             header_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
             send_timeout: Duration::from_secs(10),
+            send_buffer: None,
             max_body: DEFAULT_MAX_BODY,
             shutdown_timeout: Duration::from_secs(10),
         }
@@ -210,11 +219,11 @@ impl<H: Handler> Server<H> {
                 "a server needs at least one thread",
             ));
         }
-        let first = Listener::bind(addr)?;
+        let first = Listener::bind(addr, config.send_buffer)?;
         let local_addr = first.local_addr()?;
         let mut listeners = vec![first];
         for _ in 1..config.threads {
-            listeners.push(Listener::bind(local_addr)?);
+            listeners.push(Listener::bind(local_addr, config.send_buffer)?);
         }
         let inboxes = Inbox::for_workers(listeners.len())?;
         let stop = Arc::new(Stop {

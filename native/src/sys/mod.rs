@@ -32,9 +32,10 @@
 //!   * `fs::remove_dir_all(path)`: the tree, following no symbolic link or
 //!     reparse point; one at `path` itself is removed, not followed.
 //! * `net`, the HTTP server's accept loops (see `crate::http`):
-//!   * `net::Listener::bind(addr: SocketAddr) -> io::Result<Listener>`: a
-//!     listening socket that other listeners of the same server can bind to
-//!     the same port (one per worker thread), and
+//!   * `net::Listener::bind(addr: SocketAddr, send_buffer: Option<usize>)
+//!     -> io::Result<Listener>`: a listening socket that other listeners of
+//!     the same server can bind to the same port (one per worker thread),
+//!     whose connections get a `send_buffer`-byte `SO_SNDBUF` if given, and
 //!     `Listener::local_addr(&self) -> io::Result<SocketAddr>`.
 //!   * `net::Inbox`: how a worker is woken from another thread, and handed
 //!     back what the serving pool answered: `Inbox::for_workers(workers:

@@ -85,7 +85,7 @@ pub(crate) mod net {
     pub(crate) struct Listener(Infallible);
 
     impl Listener {
-        pub(crate) fn bind(_addr: SocketAddr) -> io::Result<Listener> {
+        pub(crate) fn bind(_addr: SocketAddr, _send_buffer: Option<usize>) -> io::Result<Listener> {
             Err(unsupported())
         }
 

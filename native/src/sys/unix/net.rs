@@ -27,7 +27,9 @@ pub(crate) struct Listener(TcpListener);
 
 impl Listener {
     /// Binds and listens on `addr`; other listeners may bind the same port.
-    pub(crate) fn bind(addr: SocketAddr) -> io::Result<Listener> {
+    /// The connections it accepts take on its `SO_SNDBUF` of `send_buffer`
+    /// bytes, if given.
+    pub(crate) fn bind(addr: SocketAddr, send_buffer: Option<usize>) -> io::Result<Listener> {
         let family = match addr {
             SocketAddr::V4(_) => libc::AF_INET,
             SocketAddr::V6(_) => libc::AF_INET6,
@@ -37,8 +39,12 @@ impl Listener {
         let fd = syscall!(socket(family, kind, 0))?;
         // SAFETY: `socket` just returned `fd`, and nothing else owns it.
         let socket = unsafe { OwnedFd::from_raw_fd(fd) };
-        set_option(&socket, libc::SO_REUSEADDR)?;
-        set_option(&socket, libc::SO_REUSEPORT)?;
+        set_option(&socket, libc::SO_REUSEADDR, 1)?;
+        set_option(&socket, libc::SO_REUSEPORT, 1)?;
+        if let Some(bytes) = send_buffer {
+            let bytes = libc::c_int::try_from(bytes).unwrap_or(libc::c_int::MAX);
+            set_option(&socket, libc::SO_SNDBUF, bytes)?;
+        }
         let (raw, len) = sockaddr(addr);
         // SAFETY: `raw` is a `sockaddr_storage` holding a valid address of
         // `len` bytes for the socket's family.
@@ -74,14 +80,14 @@ impl Listener {
     }
 }
 
-fn set_option(socket: &OwnedFd, name: libc::c_int) -> io::Result<()> {
-    let on: libc::c_int = 1;
-    // SAFETY: `on` is a live `c_int` and the length passed is its size.
+/// Sets the `SOL_SOCKET` option `name` of `socket` to `value`.
+fn set_option(socket: &OwnedFd, name: libc::c_int, value: libc::c_int) -> io::Result<()> {
+    // SAFETY: `value` is a live `c_int` and the length passed is its size.
     syscall!(setsockopt(
         socket.as_raw_fd(),
         libc::SOL_SOCKET,
         name,
-        (&on as *const libc::c_int).cast(),
+        (&value as *const libc::c_int).cast(),
         mem::size_of::<libc::c_int>() as libc::socklen_t
     ))?;
     Ok(())

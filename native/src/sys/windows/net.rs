@@ -62,11 +62,11 @@ use windows_sys::Win32::Foundation::{
 };
 use windows_sys::Win32::Networking::WinSock::{
     self as winsock, ADDRESS_FAMILY, AF_INET, AF_INET6, AcceptEx, IN_ADDR, IN_ADDR_0, IN6_ADDR,
-    IN6_ADDR_0, INVALID_SOCKET, IPPROTO_TCP, SD_SEND, SO_UPDATE_ACCEPT_CONTEXT, SOCK_STREAM,
-    SOCKADDR_IN, SOCKADDR_IN6, SOCKADDR_IN6_0, SOCKADDR_STORAGE, SOCKET, SOCKET_ERROR, SOL_SOCKET,
-    WSA_FLAG_NO_HANDLE_INHERIT, WSA_FLAG_OVERLAPPED, WSA_IO_PENDING, WSA_OPERATION_ABORTED, WSABUF,
-    WSADATA, WSAECONNRESET, WSAGetLastError, WSAGetOverlappedResult, WSARecv, WSASend, WSASocketW,
-    WSAStartup,
+    IN6_ADDR_0, INVALID_SOCKET, IPPROTO_TCP, SD_SEND, SO_SNDBUF, SO_UPDATE_ACCEPT_CONTEXT,
+    SOCK_STREAM, SOCKADDR_IN, SOCKADDR_IN6, SOCKADDR_IN6_0, SOCKADDR_STORAGE, SOCKET, SOCKET_ERROR,
+    SOL_SOCKET, WSA_FLAG_NO_HANDLE_INHERIT, WSA_FLAG_OVERLAPPED, WSA_IO_PENDING,
+    WSA_OPERATION_ABORTED, WSABUF, WSADATA, WSAECONNRESET, WSAGetLastError, WSAGetOverlappedResult,
+    WSARecv, WSASend, WSASocketW, WSAStartup,
 };
 use windows_sys::Win32::System::IO::{
     CancelIoEx, CreateIoCompletionPort, GetQueuedCompletionStatusEx, OVERLAPPED, OVERLAPPED_ENTRY,
@@ -149,6 +149,24 @@ impl Socket {
     /// The socket as the kernel handle it also is, for the I/O calls.
     fn handle(&self) -> HANDLE {
         self.0 as HANDLE
+    }
+
+    /// Sets the socket's `SO_SNDBUF` to `bytes`.
+    fn set_send_buffer(&self, bytes: i32) -> io::Result<()> {
+        // SAFETY: the value is a live `i32`, and the length is its size.
+        let rc = unsafe {
+            winsock::setsockopt(
+                self.0,
+                SOL_SOCKET,
+                SO_SNDBUF,
+                (&bytes as *const i32).cast(),
+                mem::size_of::<i32>() as i32,
+            )
+        };
+        if rc == SOCKET_ERROR {
+            return Err(wsa_error());
+        }
+        Ok(())
     }
 
     /// Cancels the operation of `overlapped` on this socket, or every one
@@ -528,6 +546,8 @@ struct ListenSocket {
     open: RwLock<bool>,
     family: ADDRESS_FAMILY,
     addr: SocketAddr,
+    /// The `SO_SNDBUF` of each socket accepted into, if set.
+    send_buffer: Option<i32>,
     hub: Arc<Hub>,
     accepts: Box<[Accept]>,
     /// `AcceptEx` calls in flight.
@@ -535,7 +555,7 @@ struct ListenSocket {
 }
 
 impl ListenSocket {
-    fn open(addr: SocketAddr) -> io::Result<ListenSocket> {
+    fn open(addr: SocketAddr, send_buffer: Option<usize>) -> io::Result<ListenSocket> {
         let family = match addr {
             SocketAddr::V4(_) => AF_INET,
             SocketAddr::V6(_) => AF_INET6,
@@ -570,6 +590,7 @@ impl ListenSocket {
             open: RwLock::new(true),
             family,
             addr,
+            send_buffer: send_buffer.map(|bytes| i32::try_from(bytes).unwrap_or(i32::MAX)),
             hub,
             accepts,
             accepting: AtomicUsize::new(0),
@@ -599,6 +620,9 @@ impl ListenSocket {
         }
         loop {
             let socket = Socket::new(self.family)?;
+            if let Some(bytes) = self.send_buffer {
+                socket.set_send_buffer(bytes)?;
+            }
             // SAFETY: nothing is in flight on this slot (`pending` is None),
             // so the OS does not use its OVERLAPPED.
             unsafe { accept.overlapped.get().write(OVERLAPPED::default()) };
@@ -691,8 +715,9 @@ pub(crate) struct Listener(Arc<ListenSocket>);
 
 impl Listener {
     /// Binds and listens on `addr`, or shares the listening socket already
-    /// bound to exactly `addr` if no server runs on it yet.
-    pub(crate) fn bind(addr: SocketAddr) -> io::Result<Listener> {
+    /// bound to exactly `addr` if no server runs on it yet. The sockets it
+    /// accepts into get an `SO_SNDBUF` of `send_buffer` bytes, if given.
+    pub(crate) fn bind(addr: SocketAddr, send_buffer: Option<usize>) -> io::Result<Listener> {
         let mut bound = lock(&BOUND);
         bound.retain(|(_, socket)| socket.strong_count() > 0);
         if addr.port() != 0 {
@@ -705,7 +730,7 @@ impl Listener {
                 return Ok(Listener(socket));
             }
         }
-        let socket = Arc::new(ListenSocket::open(addr)?);
+        let socket = Arc::new(ListenSocket::open(addr, send_buffer)?);
         bound.push((socket.addr, Arc::downgrade(&socket)));
         Ok(Listener(socket))
     }
