@@ -51,8 +51,7 @@ pub struct Config {
     /// before the connection is closed. Default: 10 s.
     pub send_timeout: Duration,
     /// The kernel's send buffer for each connection, in bytes
-    /// (`SO_SNDBUF`, set on the listening sockets, whose connections take
-    /// it on). `None` leaves it to the OS: Linux grows it for a peer that
+    /// (`SO_SNDBUF`). `None` leaves it to the OS: Linux grows it for a peer that
     /// does not read, up to `net.ipv4.tcp_wmem`'s maximum (4 MiB by
     /// default), so each such peer can hold that much of the machine's TCP
     /// memory until [`send_timeout`](Self::send_timeout) closes it. Linux
