@@ -353,6 +353,25 @@ fn a_plp_value_needs_a_buffer_as_large_as_its_data() {
 }
 
 #[test]
+fn a_plp_chunk_length_split_after_its_first_byte() {
+    // A chunk of 256 bytes has the length 00 01 00 00. Split after its
+    // first byte, the other three and the chunk's first byte, 00, would
+    // read as a chunk of 1 byte.
+    let first: Vec<u8> = (0..=255).collect();
+    let bytes = Tokens::new()
+        .colmetadata(&[("v", vec![0xa5, 0xff, 0xff])])
+        .row(&[plp(None, &[&first, b"xy"])])
+        .0;
+    let lines = same_lines_every_way(&bytes, ASSEMBLE);
+    let hex: String = first
+        .iter()
+        .chain(b"xy")
+        .map(|b| format!("{b:02X}"))
+        .collect();
+    assert_eq!(lines[3], format!("  [0] 0x{hex}"));
+}
+
+#[test]
 fn plp_chunks_of_one_byte() {
     let head = Tokens::new()
         .colmetadata(&[("v", vec![0xa5, 0xff, 0xff]), ("i", vec![0x38])])
