@@ -1203,6 +1203,26 @@ fn return_values_of_every_layout() {
         .raw(&rv("@n", &[0x26, 4], &[0]))
         .raw(&[0x79, 0, 0, 0, 0])
         .0;
+    // The names each kind of TYPE_INFO carries, as the metadata keeps them.
+    for (type_info, want) in [
+        (
+            &xml_names,
+            r#"Some(Xml { database: "db", owning_schema: "dbo", collection: "coll" })"#,
+        ),
+        (
+            &udt_names,
+            r#"Some(Udt { database: "db", schema: "dbo", type_name: "point", assembly: "Asm.Point" })"#,
+        ),
+    ] {
+        let bytes = rv("@v", type_info, &plp(None, &[]));
+        let bump = Bump::new();
+        let mut meta = Metadata::new(&bump);
+        let mut reader = Reader::new(TdsVersion::V7_4);
+        let mut input = &bytes[..];
+        while let Status::Complete(_) = reader.next(&mut input, &mut meta, &mut []).unwrap() {}
+        let names = meta.return_value().expect("a return value").type_info.names;
+        assert_eq!(format!("{names:?}"), want);
+    }
     let lines = same_lines_every_way(&bytes, ASSEMBLE);
     assert_eq!(
         lines,
