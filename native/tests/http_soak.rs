@@ -179,7 +179,11 @@ fn hostile_clients(
     let begin = Instant::now();
     let start = |nth: usize| begin + RAMP.mul_f64(nth as f64 / HOSTILE as f64);
     let mut hostile = Vec::new();
-    // Pipeline requests and never read a response.
+    // Pipeline requests and never read a response, on one connection each
+    // until the server closes it (its send timeout). A slow reader that
+    // connected again would make the server answer a few thousand requests
+    // each time before its output backed up: 250 of them every 2 s are more
+    // work than the two cores the server shares with this load can do.
     for _ in 0..SLOW_READERS {
         let stop = Arc::clone(stop);
         hostile.push(spawn(start(hostile.len()), move || {
