@@ -70,6 +70,12 @@ impl<'a> ValueCx<'_, 'a> {
         value_site(self.kind, self.column, self.ret)
     }
 
+    /// The error for a bad UCS-2 unit of the value at stream offset `at`.
+    #[cold]
+    pub(super) fn bad_ucs2(&self, at: u64) -> Error {
+        error_at(ErrorKind::InvalidUcs2(self.site()), at)
+    }
+
     /// The value's type. Out of line: it has many callers, and each one
     /// needs it once per value at most.
     #[inline(never)]
@@ -127,8 +133,7 @@ impl Checks {
 
     /// `piece`, whose first byte is at stream offset `at`, arrived.
     pub(super) fn piece(&mut self, cx: &ValueCx<'_, '_>, piece: &[u8], at: u64) -> Result<()> {
-        self.feed(piece, at)
-            .map_err(|bad| error_at(ErrorKind::InvalidUcs2(cx.site()), bad))
+        self.feed(piece, at).map_err(|bad| cx.bad_ucs2(bad))
     }
 
     /// [`piece`](Self::piece), failing with the stream offset of a bad
@@ -159,9 +164,7 @@ impl Checks {
     /// The last piece arrived.
     pub(super) fn finish(&mut self, cx: &ValueCx<'_, '_>) -> Result<()> {
         match self.ucs2.take() {
-            Some(mut check) => check
-                .finish()
-                .map_err(|bad| error_at(ErrorKind::InvalidUcs2(cx.site()), bad)),
+            Some(mut check) => check.finish().map_err(|bad| cx.bad_ucs2(bad)),
             None => Ok(()),
         }
     }
@@ -309,10 +312,9 @@ impl Data {
                 if input.is_empty() {
                     return Ok(ValueStep::Partial);
                 }
-                match self.piece(cx.cursor, input) {
-                    Ok(piece) => Ok(ValueStep::Piece(piece)),
-                    Err(bad) => Err(error_at(ErrorKind::InvalidUcs2(cx.site()), bad)),
-                }
+                self.piece(cx.cursor, input)
+                    .map(ValueStep::Piece)
+                    .map_err(|bad| cx.bad_ucs2(bad))
             }
             Dest::Borrow => {
                 if input.len() >= total {

@@ -151,16 +151,16 @@ impl Socket {
         self.0 as HANDLE
     }
 
-    /// Sets the socket's `SO_SNDBUF` to `bytes`.
-    fn set_send_buffer(&self, bytes: i32) -> io::Result<()> {
-        // SAFETY: the value is a live `i32`, and the length is its size.
+    /// Sets the `SOL_SOCKET` option `name` of the socket to `value`.
+    fn set_option<T: Copy>(&self, name: i32, value: T) -> io::Result<()> {
+        // SAFETY: `value` is live for the call, and the length is its size.
         let rc = unsafe {
             winsock::setsockopt(
                 self.0,
                 SOL_SOCKET,
-                SO_SNDBUF,
-                (&bytes as *const i32).cast(),
-                mem::size_of::<i32>() as i32,
+                name,
+                (&value as *const T).cast(),
+                mem::size_of::<T>() as i32,
             )
         };
         if rc == SOCKET_ERROR {
@@ -621,7 +621,7 @@ impl ListenSocket {
         loop {
             let socket = Socket::new(self.family)?;
             if let Some(bytes) = self.send_buffer {
-                socket.set_send_buffer(bytes)?;
+                socket.set_option(SO_SNDBUF, bytes)?;
             }
             // SAFETY: nothing is in flight on this slot (`pending` is None),
             // so the OS does not use its OVERLAPPED.
@@ -925,21 +925,12 @@ impl<H: Handler> Worker<'_, H> {
         if outcome.is_err() || !*open || self.hub.draining.load(Ordering::SeqCst) {
             return;
         }
-        // Without this, `shutdown` fails on the accepted socket.
+        // Without this, `shutdown` fails on the accepted socket. The value
+        // is the listening SOCKET, which `open` keeps open for the call.
         // <https://learn.microsoft.com/en-us/windows/win32/winsock/sol-socket-socket-options>
-        // SAFETY: the value is the listening SOCKET, live for the call, and
-        // the length is its size.
-        let rc = unsafe {
-            winsock::setsockopt(
-                socket.0,
-                SOL_SOCKET,
-                SO_UPDATE_ACCEPT_CONTEXT,
-                (&listener.socket.0 as *const SOCKET).cast(),
-                mem::size_of::<SOCKET>() as i32,
-            )
-        };
+        let updated = socket.set_option(SO_UPDATE_ACCEPT_CONTEXT, listener.socket.0);
         drop(open);
-        if rc == SOCKET_ERROR {
+        if updated.is_err() {
             return;
         }
         if !self.shared.admit() {
