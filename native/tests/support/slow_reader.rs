@@ -52,6 +52,14 @@ impl Drop for SlowReader {
     }
 }
 
+/// The most Linux holds to send on a connection whose `SO_SNDBUF` was set
+/// to `send_buffer`. It doubles the value, and it checks the room left only
+/// before it starts a packet, which it then fills: on loopback, up to 64 KiB.
+#[cfg(target_os = "linux")]
+pub fn send_queue_limit(send_buffer: usize) -> usize {
+    2 * send_buffer + 64 * 1024
+}
+
 /// The bytes the kernel holds to send on the server's side of each
 /// established connection to `addr`: the `tx_queue` of `/proc/net/tcp`.
 #[cfg(target_os = "linux")]
