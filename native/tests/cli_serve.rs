@@ -36,7 +36,6 @@ fn exit_code(child: &mut Child) -> Option<i32> {
             return status.code();
         }
         if Instant::now() > deadline {
-            let _ = child.kill();
             panic!("leanwire serve did not exit within 10 s");
         }
         thread::sleep(Duration::from_millis(20));
@@ -44,12 +43,13 @@ fn exit_code(child: &mut Child) -> Option<i32> {
 }
 
 fn finishes_the_request_in_flight_on(signal_name: &str, dispatch: &str) {
-    let (mut child, addr) = serve(&["--threads", "2", "--dispatch", dispatch]);
+    let mut server = serve(&["--threads", "2", "--dispatch", dispatch]);
+    let addr = server.addr;
     let mut client = Client::connect(addr);
     assert_eq!(client.get("/json").status, 200);
     client.send(b"GET /plaintext HTTP/1.1\r\nHost: t");
 
-    signal(&child, signal_name);
+    signal(&server.child, signal_name);
     let deadline = Instant::now() + Duration::from_secs(5);
     while TcpStream::connect(addr).is_ok() {
         assert!(
@@ -59,7 +59,7 @@ fn finishes_the_request_in_flight_on(signal_name: &str, dispatch: &str) {
         thread::sleep(Duration::from_millis(10));
     }
     assert!(
-        child.try_wait().unwrap().is_none(),
+        server.child.try_wait().unwrap().is_none(),
         "exited with a request in flight"
     );
 
@@ -71,7 +71,7 @@ fn finishes_the_request_in_flight_on(signal_name: &str, dispatch: &str) {
     );
     assert_eq!(reply.connection.as_deref(), Some("close"));
     assert!(client.closed_by_server());
-    assert_eq!(exit_code(&mut child), Some(0));
+    assert_eq!(exit_code(&mut server.child), Some(0));
 }
 
 #[test]
@@ -148,20 +148,20 @@ fn a_send_buffer_that_is_not_a_positive_count_is_a_usage_error() {
 
 #[test]
 fn the_send_buffer_is_taken_from_its_flag() {
-    let (mut child, addr) = serve(&["--send-buffer", "32768"]);
-    let slow = SlowReader::connect(addr);
+    let mut server = serve(&["--send-buffer", "32768"]);
+    let slow = SlowReader::connect(server.addr);
     // Left to the OS, the queue grows to megabytes.
-    let queued = settled_send_queue(addr);
+    let queued = settled_send_queue(server.addr);
     drop(slow);
-    signal(&child, "TERM");
-    assert_eq!(exit_code(&mut child), Some(0));
+    signal(&server.child, "TERM");
+    assert_eq!(exit_code(&mut server.child), Some(0));
     assert!(queued <= send_queue_limit(32768), "{queued} bytes queued");
 }
 
 #[test]
 fn send_timeout_and_max_body_are_taken_from_flags() {
-    let (mut child, addr) = serve(&["--send-timeout", "0.5", "--max-body", "4"]);
-    let mut stream = TcpStream::connect(addr).unwrap();
+    let mut server = serve(&["--send-timeout", "0.5", "--max-body", "4"]);
+    let mut stream = TcpStream::connect(server.addr).unwrap();
     stream
         .set_read_timeout(Some(Duration::from_secs(10)))
         .unwrap();
@@ -174,6 +174,6 @@ fn send_timeout_and_max_body_are_taken_from_flags() {
         reply.starts_with("HTTP/1.1 413 Content Too Large\r\n"),
         "{reply}"
     );
-    signal(&child, "TERM");
-    assert_eq!(exit_code(&mut child), Some(0));
+    signal(&server.child, "TERM");
+    assert_eq!(exit_code(&mut server.child), Some(0));
 }

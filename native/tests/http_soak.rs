@@ -16,9 +16,9 @@
 #[path = "support/serve_process.rs"]
 mod serve_process;
 
+use serve_process::Server;
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::Child;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread::{self, JoinHandle};
@@ -43,44 +43,29 @@ const UNLOADED: Duration = Duration::from_secs(5);
 /// kernel near its memory pressure limit, which stalls every socket.
 const LOAD_SEND_BUFFER: usize = 64 * 1024;
 
-/// `leanwire serve` on a free port, killed when dropped.
-struct Serve {
-    child: Child,
-    addr: SocketAddr,
+/// `leanwire serve` on a free port, with the soak's limits.
+fn start() -> Server {
+    serve_process::serve(&[
+        "--threads",
+        "2",
+        "--max-connections",
+        "2000",
+        "--max-body",
+        "65536",
+        "--header-timeout",
+        "2",
+        "--send-timeout",
+        "2",
+        "--idle-timeout",
+        "5",
+    ])
 }
 
-impl Serve {
-    fn start() -> Serve {
-        let (child, addr) = serve_process::serve(&[
-            "--threads",
-            "2",
-            "--max-connections",
-            "2000",
-            "--max-body",
-            "65536",
-            "--header-timeout",
-            "2",
-            "--send-timeout",
-            "2",
-            "--idle-timeout",
-            "5",
-        ]);
-        Serve { child, addr }
-    }
-
-    /// The descriptors the server has open.
-    fn descriptors(&self) -> usize {
-        std::fs::read_dir(format!("/proc/{}/fd", self.child.id()))
-            .expect("the server's /proc entry")
-            .count()
-    }
-}
-
-impl Drop for Serve {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
+/// The descriptors the server has open.
+fn descriptors(server: &Server) -> usize {
+    std::fs::read_dir(format!("/proc/{}/fd", server.child.id()))
+        .expect("the server's /proc entry")
+        .count()
 }
 
 /// Runs `body` on a thread of its own from `at` on.
@@ -292,11 +277,11 @@ fn p99(handles: Vec<JoinHandle<Vec<Duration>>>) -> (Duration, usize) {
 #[test]
 #[ignore = "a 45 s soak; scripts/test runs it"]
 fn a_thousand_hostile_and_normal_connections_for_30_seconds() {
-    let server = Serve::start();
+    let server = start();
     let addr = server.addr;
     // Settle, then count what the server holds with no client.
     thread::sleep(Duration::from_millis(200));
-    let baseline = server.descriptors();
+    let baseline = descriptors(&server);
 
     let stop = Arc::new(AtomicBool::new(false));
     let clients = normal_clients(addr, &stop);
@@ -358,7 +343,7 @@ fn a_thousand_hostile_and_normal_connections_for_30_seconds() {
     // once it has noticed (its idle and linger deadlines are seconds).
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let open = server.descriptors();
+        let open = descriptors(&server);
         if open <= baseline {
             break;
         }

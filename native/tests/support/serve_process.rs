@@ -4,8 +4,24 @@ use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 
+/// A running `leanwire serve`, killed when dropped, so that a test that fails
+/// leaves no server behind (one would hold the test's output pipe open).
+pub struct Server {
+    /// The process.
+    pub child: Child,
+    /// Where it listens.
+    pub addr: SocketAddr,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 /// Starts `leanwire serve ARGS` on 127.0.0.1:0 and reads the address it reports.
-pub fn serve(args: &[&str]) -> (Child, SocketAddr) {
+pub fn serve(args: &[&str]) -> Server {
     let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
         .args(["serve", "--addr", "127.0.0.1:0"])
         .args(args)
@@ -13,14 +29,15 @@ pub fn serve(args: &[&str]) -> (Child, SocketAddr) {
         .spawn()
         .expect("leanwire serve starts");
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let addr = line
-        .trim()
-        .strip_prefix("listening on http://")
-        .unwrap_or_else(|| panic!("unexpected first line {line:?}"))
-        .parse()
-        .unwrap();
-    (child, addr)
+    let read = BufReader::new(child.stdout.take().unwrap()).read_line(&mut line);
+    let addr = match (read, line.trim().strip_prefix("listening on http://")) {
+        (Ok(_), Some(addr)) => addr.parse().ok(),
+        _ => None,
+    };
+    let Some(addr) = addr else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("leanwire serve reported {line:?} where its address was due");
+    };
+    Server { child, addr }
 }
