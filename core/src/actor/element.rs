@@ -229,6 +229,31 @@ mod tests {
     }
 
     #[test]
+    fn every_ascii_byte_after_a_letter_in_each_dialect() {
+        // `ActorPath.ValidSymbols` of Akka.NET and of Akka JVM, written out
+        // here as their sources have them.
+        for (dialect, symbols) in [
+            (Dialect::DotNet, "\"-_.*$+:@&=,!~';()"),
+            (Dialect::Jvm, "-_.*$+:@&=,!~';"),
+        ] {
+            for b in 0..0x80u8 {
+                let name = [b'a', b];
+                let name = core::str::from_utf8(&name).unwrap();
+                let valid = b.is_ascii_alphanumeric() || symbols.contains(char::from(b));
+                assert_eq!(
+                    validate_path_element(name, dialect),
+                    if valid {
+                        Ok(())
+                    } else {
+                        Err(Error::new(ErrorKind::IllegalNameCharacter, 1))
+                    },
+                    "{name:?} in {dialect:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn escape_at_the_end() {
         assert!(is_valid_path_element("a%2F", Dialect::DotNet));
         assert!(!is_valid_path_element("a%2", Dialect::DotNet));
