@@ -277,6 +277,20 @@ mod tests {
     }
 
     #[test]
+    fn a_refused_name_keeps_the_name_and_the_error() {
+        let refused = check_actor_name("hell>o", Dialect::Jvm).unwrap_err();
+        assert_eq!(refused.name(), Some("hell>o"));
+        assert_eq!(
+            refused.error(),
+            Error::new(ErrorKind::IllegalNameCharacter, 4)
+        );
+        let null = InvalidActorName::null(Dialect::DotNet);
+        assert_eq!(null.name(), None);
+        assert_eq!(null.error(), Error::new(ErrorKind::NullName, 0));
+        assert_eq!(null.to_string(), "Actor name must not be null.");
+    }
+
+    #[test]
     fn jvm_position_counts_utf16_units() {
         let err = check_actor_name("a\u{1f600}>", Dialect::Jvm).unwrap_err();
         assert!(
