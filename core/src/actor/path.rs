@@ -431,6 +431,24 @@ mod tests {
     }
 
     #[test]
+    fn jvm_checks_the_query_and_the_fragment_where_they_are() {
+        // A query or fragment is dropped, but java.net.URI reads it first.
+        for (text, kind, offset) in [
+            ("akka://s/a?x y#3", ErrorKind::InvalidCharacter, 12),
+            ("akka://s/a?x%zz", ErrorKind::InvalidEscape, 12),
+            ("akka://s/a?x#3 ", ErrorKind::InvalidCharacter, 14),
+            ("akka://s/a#%1", ErrorKind::InvalidEscape, 11),
+        ] {
+            let err = jvm(text).unwrap_err();
+            assert_eq!((err.kind(), err.offset()), (kind, offset), "{text}");
+        }
+        // `?`, `/` and escapes are URI characters in a query.
+        let p = jvm("akka://s/a?x=/b?c%2F#3").unwrap();
+        assert!(p.elements().eq(["a"]));
+        assert_eq!(p.uid(), Some(3));
+    }
+
+    #[test]
     fn equality_ignores_uid() {
         assert_eq!(dotnet("akka://s/a#1"), dotnet("akka://s/a#2"));
         assert_ne!(dotnet("akka://s/a"), dotnet("akka://s/b"));
