@@ -342,4 +342,23 @@ mod tests {
             Err(Error::new(ErrorKind::UidOutOfRange, 2))
         );
     }
+
+    #[test]
+    fn uid_limits_with_leading_zeros() {
+        // More than ten digits: read one at a time, to the same limits.
+        for (text, uid) in [
+            ("a#-002147483648", Ok(("a", Some(i32::MIN)))),
+            ("a#002147483647", Ok(("a", Some(i32::MAX)))),
+            (
+                "a#002147483648",
+                Err(Error::new(ErrorKind::UidOutOfRange, 2)),
+            ),
+            (
+                "a#-002147483649",
+                Err(Error::new(ErrorKind::UidOutOfRange, 2)),
+            ),
+        ] {
+            assert_eq!(split_name_and_uid(text, Dialect::DotNet), uid, "{text}");
+        }
+    }
 }

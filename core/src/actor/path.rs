@@ -449,6 +449,46 @@ mod tests {
     }
 
     #[test]
+    fn different_text_can_name_one_path() {
+        let plain = dotnet("akka://s/a/b");
+        for same in ["akka://s//a///b/", "akka://s/a/b#7", "akka://s/a/b/"] {
+            assert_eq!(dotnet(same), plain, "{same}");
+        }
+        assert_ne!(dotnet("akka://s/a/b/c"), plain);
+        // Paths made from parts keep no text: their elements decide.
+        let address = plain.address();
+        let a = ActorPath::from_parts(address, "/a/b").unwrap();
+        let b = ActorPath::from_parts(address, "/a/c").unwrap();
+        assert_ne!(a, b);
+        assert_eq!(a, ActorPath::from_parts(address, "//a/b/").unwrap());
+    }
+
+    #[test]
+    fn a_path_equals_the_node_of_its_elements_only() {
+        let bump = bumpalo::Bump::new();
+        let path = dotnet("akka://s/a/b");
+        let node = PathNode::parse(&bump, "akka://s//a/b#3", Dialect::DotNet).unwrap();
+        assert!(path == *node);
+        let other = PathNode::parse(&bump, "akka://s/a/c", Dialect::DotNet).unwrap();
+        assert!(path != *other);
+    }
+
+    #[test]
+    fn equal_paths_hash_alike_and_others_do_not() {
+        fn hash(path: &ActorPath<'_>) -> u64 {
+            let mut hasher = std::hash::DefaultHasher::new();
+            path.hash(&mut hasher);
+            hasher.finish()
+        }
+        let plain = dotnet("akka://s/a/b");
+        assert_eq!(hash(&dotnet("akka://s//a/b#7")), hash(&plain));
+        assert_ne!(hash(&dotnet("akka://s/a/b/#7")), hash(&plain));
+        for other in ["akka://s/a/c", "akka://s/ab", "akka://t/a/b", "akka://s/a"] {
+            assert_ne!(hash(&dotnet(other)), hash(&plain), "{other}");
+        }
+    }
+
+    #[test]
     fn equality_ignores_uid() {
         assert_eq!(dotnet("akka://s/a#1"), dotnet("akka://s/a#2"));
         assert_ne!(dotnet("akka://s/a"), dotnet("akka://s/b"));
