@@ -254,6 +254,27 @@ mod tests {
     }
 
     #[test]
+    fn folded_and_verbatim_compare_as_they_read() {
+        let folded = Folded::lowercase("Host");
+        let verbatim = Folded::verbatim("host");
+        let capital = Folded::verbatim("Host");
+        // Each pair both ways round: the folding one left and right.
+        for (a, b) in [(folded, verbatim), (verbatim, folded)] {
+            assert_eq!(a, b);
+            assert_eq!(a.cmp(&b), Ordering::Equal);
+        }
+        for (a, b) in [(folded, capital), (capital, folded)] {
+            assert_ne!(a, b);
+        }
+        // "host" > "Host" ordinally, and "host" < "hosu".
+        assert!(folded > capital && capital < folded);
+        assert_eq!(folded.partial_cmp(&capital), Some(Ordering::Greater));
+        assert!(folded < Folded::verbatim("hosu") && Folded::verbatim("hosu") > folded);
+        assert!(folded == "host" && folded == *"host");
+        assert!(folded != "Host" && capital != "host" && capital != *"host");
+    }
+
+    #[test]
     fn non_ascii_folds() {
         assert!(Folded::lowercase("ÄÖ") == "äö");
     }
