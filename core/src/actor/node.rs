@@ -343,3 +343,27 @@ impl Ord for PathNode<'_> {
         self.path_cmp(other)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn with_uid_replaces_the_last_uid_and_a_root_takes_none() {
+        let bump = Bump::new();
+        let root = PathNode::parse(&bump, "akka://s", Dialect::DotNet).unwrap();
+        assert!(core::ptr::eq(root.with_uid(&bump, None).unwrap(), root));
+        assert_eq!(
+            root.with_uid(&bump, Some(1)).unwrap_err(),
+            Error::new(ErrorKind::UidOnRoot, 0)
+        );
+        let path = PathNode::parse(&bump, "akka://s/a/b#3", Dialect::DotNet).unwrap();
+        let other = path.with_uid(&bump, Some(4)).unwrap();
+        assert_eq!(
+            (other.uid(), other.name(), other.depth()),
+            (Some(4), "b", 2)
+        );
+        assert_eq!(path.with_uid(&bump, None).unwrap().uid(), None);
+        assert_eq!(path.uid(), Some(3));
+    }
+}
