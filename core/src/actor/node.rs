@@ -347,6 +347,8 @@ impl Ord for PathNode<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use core::hash::BuildHasher;
+    use std::hash::RandomState;
 
     #[test]
     fn with_uid_replaces_the_last_uid_and_a_root_takes_none() {
@@ -365,5 +367,44 @@ mod tests {
         );
         assert_eq!(path.with_uid(&bump, None).unwrap().uid(), None);
         assert_eq!(path.uid(), Some(3));
+    }
+
+    #[test]
+    fn a_node_reads_as_a_path_view() {
+        fn view<'a>(path: &impl PathView<'a>) -> (usize, &'a str, Option<i32>, bool) {
+            (path.depth(), path.name(), path.uid(), path.is_root())
+        }
+        let bump = Bump::new();
+        let node = PathNode::parse(&bump, "akka://s/a/b/c#9", Dialect::DotNet).unwrap();
+        assert_eq!(view(node), (3, "c", Some(9), false));
+        assert_eq!(view(node.root()), (0, "", None, true));
+        let mut elements = node.elements();
+        assert_eq!(elements.len(), 3);
+        assert_eq!((elements.next(), elements.len()), (Some("a"), 2));
+        assert_eq!(
+            (elements.next_back(), elements.size_hint()),
+            (Some("c"), (1, Some(1)))
+        );
+        assert_eq!((elements.next(), elements.len()), (Some("b"), 0));
+    }
+
+    #[test]
+    fn nodes_compare_and_hash_by_their_elements() {
+        let bump = Bump::new();
+        let parse = |text| PathNode::parse(&bump, text, Dialect::DotNet).unwrap();
+        let hasher = RandomState::new();
+        let (a, same, other) = (
+            parse("akka://s/a/b#1"),
+            parse("akka://s//a/b"),
+            parse("akka://s/a/c"),
+        );
+        assert!(!core::ptr::eq(a, same));
+        assert!(a == same && a != other);
+        assert_eq!(hasher.hash_one(a), hasher.hash_one(same));
+        assert_ne!(hasher.hash_one(a), hasher.hash_one(other));
+        assert!(a < other && other > a);
+        assert_eq!(a.partial_cmp(other), Some(Ordering::Less));
+        let path = ActorPath::parse("akka://s/a/c", Dialect::DotNet).unwrap();
+        assert!(*other == path && *a != path);
     }
 }
