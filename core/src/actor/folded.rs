@@ -267,9 +267,11 @@ mod tests {
             assert_ne!(a, b);
         }
         // "host" > "Host" ordinally, and "host" < "hosu".
-        assert!(folded > capital && capital < folded);
+        assert!(folded > capital);
+        assert_eq!(capital.cmp(&folded), Ordering::Less);
         assert_eq!(folded.partial_cmp(&capital), Some(Ordering::Greater));
-        assert!(folded < Folded::verbatim("hosu") && Folded::verbatim("hosu") > folded);
+        assert!(folded < Folded::verbatim("hosu"));
+        assert_eq!(Folded::verbatim("hosu").cmp(&folded), Ordering::Greater);
         assert!(folded == "host" && folded == *"host");
         assert!(folded != "Host" && capital != "host" && capital != *"host");
     }
