@@ -22,22 +22,23 @@ impl Drop for Server {
 
 /// Starts `leanwire serve ARGS` on 127.0.0.1:0 and reads the address it reports.
 pub fn serve(args: &[&str]) -> Server {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
+    let child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
         .args(["serve", "--addr", "127.0.0.1:0"])
         .args(args)
         .stdout(Stdio::piped())
         .spawn()
         .expect("leanwire serve starts");
+    // The guard is made first, so that a failure below leaves no server behind.
+    let mut server = Server {
+        child,
+        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+    };
     let mut line = String::new();
-    let read = BufReader::new(child.stdout.take().unwrap()).read_line(&mut line);
-    let addr = match (read, line.trim().strip_prefix("listening on http://")) {
-        (Ok(_), Some(addr)) => addr.parse().ok(),
-        _ => None,
-    };
-    let Some(addr) = addr else {
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("leanwire serve reported {line:?} where its address was due");
-    };
-    Server { child, addr }
+    let _ = BufReader::new(server.child.stdout.take().unwrap()).read_line(&mut line);
+    server.addr = line
+        .trim()
+        .strip_prefix("listening on http://")
+        .and_then(|addr| addr.parse().ok())
+        .unwrap_or_else(|| panic!("leanwire serve reported {line:?} where its address was due"));
+    server
 }
