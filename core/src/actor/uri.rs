@@ -114,6 +114,27 @@ mod tests {
         }
     }
 
+    /// Every byte's membership in each class, against the grammar above
+    /// spelled out as lists.
+    #[test]
+    fn classes_hold_exactly_their_grammar() {
+        const ALPHANUM: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+        const MARK: &str = "-_.!~*'()";
+        let member = |extra: &str, b: u8| {
+            b >= 0x80
+                || ALPHANUM.as_bytes().contains(&b)
+                || MARK.as_bytes().contains(&b)
+                || extra.as_bytes().contains(&b)
+        };
+        for b in 0..=255u8 {
+            assert_eq!(is(USERINFO, b), member(";:&=+$,", b), "userinfo {b:#04x}");
+            assert_eq!(is(PATH, b), member(":@&=+$,;/", b), "path {b:#04x}");
+            assert_eq!(is(URIC, b), member(";/?:@&=+$,[]", b), "uric {b:#04x}");
+            let scheme = ALPHANUM.as_bytes().contains(&b) || b"+-.".contains(&b);
+            assert_eq!(is(SCHEME, b), scheme, "scheme {b:#04x}");
+        }
+    }
+
     #[test]
     fn userinfo_has_no_at_or_slash() {
         assert!(check("my_sys", USERINFO).is_ok());

@@ -246,3 +246,72 @@ fn write_uid(f: &mut fmt::Formatter<'_>, uid: Option<i32>) -> fmt::Result {
         None => Ok(()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::string::ToString;
+    use std::vec::Vec;
+
+    use super::*;
+    use crate::actor::{ActorPath, Dialect};
+
+    fn dotnet(text: &str) -> ActorPath<'_> {
+        ActorPath::parse(text, Dialect::DotNet).unwrap()
+    }
+
+    #[test]
+    fn only_a_path_without_elements_is_a_root() {
+        assert!(dotnet("akka://s").is_root());
+        assert!(dotnet("akka://s/").is_root());
+        assert!(!dotnet("akka://s/a").is_root());
+        assert!(!dotnet("akka://s//a/").is_root());
+    }
+
+    #[test]
+    fn the_uid_goes_on_the_last_element_only() {
+        let printed = |text| {
+            dotnet(text)
+                .elements_with_uid()
+                .map(|element| element.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(printed("akka://s/a/b/c#-5"), ["a", "b", "c#-5"]);
+        assert_eq!(printed("akka://s/a/b"), ["a", "b"]);
+        assert_eq!(printed("akka://s/a#9"), ["a#9"]);
+        assert!(printed("akka://s").is_empty());
+        let last = dotnet("akka://s/a/b#3").elements_with_uid().last();
+        assert_eq!(
+            last,
+            Some(ElementWithUid {
+                name: "b",
+                uid: Some(3)
+            })
+        );
+    }
+
+    #[cfg(feature = "alloc")]
+    #[test]
+    fn each_printing_form_as_a_string() {
+        let path = dotnet("akka://s/a/b#12");
+        let remote = Address::new(Dialect::DotNet, "akka.tcp", "s", Some("h"), Some(7));
+        assert_eq!(path.to_string_without_address(), "/a/b");
+        assert_eq!(path.to_string_with_address(&remote), "akka.tcp://s@h:7/a/b");
+        assert_eq!(path.to_serialization_format(), "akka://s/a/b#12");
+        assert_eq!(
+            path.serialization_format_with_address(&remote).to_string(),
+            "akka.tcp://s@h:7/a/b#12"
+        );
+        // A fully qualified address is kept, whatever is offered instead.
+        let own = dotnet("akka.tcp://s@own:1/a");
+        assert_eq!(own.to_string_with_address(&remote), "akka.tcp://s@own:1/a");
+    }
+
+    #[test]
+    fn a_root_prints_a_slash_in_every_form() {
+        let root = dotnet("akka://s");
+        assert_eq!(root.serialization_format().to_string(), "akka://s/");
+        assert_eq!(root.without_address().to_string(), "/");
+        let remote = Address::new(Dialect::DotNet, "akka.tcp", "s", Some("h"), Some(7));
+        assert_eq!(root.with_address(&remote).to_string(), "akka.tcp://s@h:7/");
+    }
+}
