@@ -8,7 +8,7 @@ mod support {
     pub mod cli;
 }
 
-use support::cli::leanwire;
+use support::cli::{leanwire, leanwire_in};
 
 /// A fresh directory under the system temp dir, removed when dropped.
 struct Scratch(PathBuf);
@@ -60,6 +60,47 @@ fn mkdir_p_creates_chains_and_reports_a_file_in_the_way() {
     // The path after the failure was still created.
     assert!(Path::new(&s.join("a/b/c")).is_dir());
     assert!(!Path::new(&s.join("x/y")).exists());
+}
+
+#[test]
+fn relative_paths_are_made_and_removed_under_the_working_directory() {
+    let s = Scratch::new("relative");
+    let run = leanwire_in(&s.0, &["mkdir", "-p", "solo", "a/b/c", "./d"], "");
+    assert_eq!((run.status, run.stderr.as_str()), (Some(0), ""));
+    for made in ["solo", "a/b/c", "d"] {
+        assert!(Path::new(&s.join(made)).is_dir(), "{made}");
+    }
+    let run = leanwire_in(&s.0, &["rm", "-r", "solo", "a", "d"], "");
+    assert_eq!((run.status, run.stderr.as_str()), (Some(0), ""));
+    assert_eq!(fs::read_dir(&s.0).unwrap().count(), 0);
+}
+
+/// `mkdir -p` tries the leaf first, then makes each missing directory with
+/// one call: a chain of `depth` new directories costs `depth + 1` mkdir
+/// calls, counted with strace (which `scripts/setup` installs).
+#[test]
+fn mkdir_p_makes_each_missing_directory_with_one_call() {
+    let s = Scratch::new("mkdircalls");
+    let trace = s.join("trace");
+    let mkdir_calls = |path: &str| {
+        let status = std::process::Command::new("strace")
+            .args(["-f", "-qq", "-e", "trace=mkdir,mkdirat", "-o", &trace])
+            .args([env!("CARGO_BIN_EXE_leanwire"), "mkdir", "-p", path])
+            .status()
+            .expect("strace runs (scripts/setup installs it)");
+        assert!(
+            status.success(),
+            "strace leanwire mkdir -p {path}: {status}"
+        );
+        let calls = fs::read_to_string(&trace).unwrap();
+        calls.lines().filter(|line| line.contains("mkdir")).count()
+    };
+    let chain = |name: &str| s.join(&[name; 10].join("/"));
+    assert_eq!(mkdir_calls(&chain("a")), 11, "a fresh chain of 10");
+    assert_eq!(mkdir_calls(&chain("a")), 1, "the chain is there");
+    fs::create_dir_all(s.join("b/b/b/b")).unwrap();
+    assert_eq!(mkdir_calls(&chain("b")), 7, "4 of the 10 are there");
+    assert!(Path::new(&chain("b")).is_dir());
 }
 
 #[test]

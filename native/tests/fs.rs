@@ -141,6 +141,46 @@ fn paths_beyond_path_max_in_both_calls() {
     assert_eq!(listing(scratch.path()), Vec::<String>::new());
 }
 
+/// A path with a `/` at byte 4096, Linux's `PATH_MAX`: the piece before that
+/// `/` would need one byte more than the buffer holds, with its NUL, so the
+/// path must be cut at an earlier `/`.
+#[test]
+#[cfg(unix)]
+fn a_slash_at_path_max_is_not_where_the_path_is_cut() {
+    const PATH_MAX: usize = 4096;
+    let scratch = Scratch::new("cut");
+    let mut path = scratch.path().to_str().unwrap().to_owned();
+    while PATH_MAX - path.len() > 256 {
+        path.push('/');
+        path.push_str(&"p".repeat(200));
+    }
+    let parent = path.clone();
+    let last = "f".repeat(PATH_MAX - path.len() - 1);
+    path.push('/');
+    path.push_str(&last);
+    path.push_str("/leaf");
+    assert_eq!(path.as_bytes()[PATH_MAX], b'/');
+    create_dir_all(&path).unwrap();
+    let names: Vec<_> = fs::read_dir(&parent)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name())
+        .collect();
+    assert_eq!(names, [last.as_str()]);
+}
+
+#[test]
+fn the_empty_path_is_success_and_creates_nothing() {
+    create_dir_all("").unwrap();
+}
+
+#[test]
+#[cfg(unix)]
+fn the_root_is_success_however_many_slashes_name_it() {
+    for root in ["/", "//", "///"] {
+        create_dir_all(root).unwrap_or_else(|e| panic!("{root:?}: {e}"));
+    }
+}
+
 #[test]
 fn existing_prefix_is_kept_and_extended() {
     let scratch = Scratch::new("prefix");
@@ -184,6 +224,75 @@ fn name_too_long_is_invalid_filename() {
     assert_eq!(err.kind(), io::ErrorKind::InvalidFilename, "{err}");
     assert!(err.to_string().contains(&long), "{err}");
     assert_eq!(listing(scratch.path()), ["a/"]);
+
+    // The leaf alone too long, under a parent that exists.
+    let err = create_dir_all(scratch.path().join(&long)).unwrap_err();
+    assert_eq!(err.kind(), io::ErrorKind::InvalidFilename, "{err}");
+    assert!(err.to_string().contains(&long), "{err}");
+    assert_eq!(listing(scratch.path()), ["a/"]);
+}
+
+/// A symbolic link to nothing at the leaf exists as an entry, but is no
+/// directory: the error names it, and nothing is made where it points.
+#[test]
+#[cfg(unix)]
+fn a_dangling_link_at_the_leaf_is_named_and_not_followed() {
+    let scratch = Scratch::new("dangling");
+    let link = scratch.path().join("link");
+    std::os::unix::fs::symlink(scratch.path().join("nowhere"), &link).unwrap();
+    let err = create_dir_all(&link).unwrap_err();
+    assert_eq!(err.kind(), io::ErrorKind::NotFound, "{err}");
+    let named = format!("component '{}'", link.display());
+    assert!(err.to_string().contains(&named), "{err}");
+    assert_eq!(listing(scratch.path()), ["link"]);
+}
+
+/// A name longer than the whole buffer leaves no `/` to cut at: the path is
+/// opened up to the name's parent, and the error names the path from there
+/// up to the buffer's size. Nothing is made.
+#[test]
+#[cfg(unix)]
+fn a_name_longer_than_path_max_is_named_up_to_the_buffer() {
+    let scratch = Scratch::new("hugename");
+    let parent = format!("{}/", scratch.path().to_str().unwrap());
+    let path = format!("{parent}{}", "n".repeat(5000));
+    for err in [
+        create_dir_all(&path).unwrap_err(),
+        remove_dir_all(&path).unwrap_err(),
+    ] {
+        assert_eq!(err.kind(), io::ErrorKind::InvalidFilename, "{err}");
+        let named = format!("component '{}'", &path[..parent.len() + 4096]);
+        assert!(err.to_string().contains(&named), "{err}");
+    }
+    assert_eq!(listing(scratch.path()), Vec::<String>::new());
+}
+
+/// A file where a long path is cut: the piece before the cut is opened as a
+/// directory, and the file is named as the component in the way.
+#[test]
+#[cfg(unix)]
+fn a_file_where_a_long_path_is_cut_is_not_a_directory() {
+    let scratch = Scratch::new("longfile");
+    let mut dirs = scratch.path().to_str().unwrap().to_owned();
+    while dirs.len() + 101 <= 3900 {
+        dirs.push('/');
+        dirs.push_str(&"p".repeat(100));
+    }
+    fs::create_dir_all(&dirs).unwrap();
+    let file = format!("{dirs}/{}", "f".repeat(4000 - dirs.len() - 1));
+    fs::write(&file, "kept").unwrap();
+    let path = format!("{file}/{}/x", "q".repeat(250));
+    for err in [
+        create_dir_all(&path).unwrap_err(),
+        remove_dir_all(&path).unwrap_err(),
+    ] {
+        assert_eq!(err.kind(), io::ErrorKind::NotADirectory, "{err}");
+        assert!(
+            err.to_string().contains(&format!("component '{file}'")),
+            "{err}"
+        );
+    }
+    assert_eq!(fs::read_to_string(&file).unwrap(), "kept");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Runs the built `leanwire` command, for the CLI tests.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// What a run of `leanwire` left behind.
@@ -19,8 +20,31 @@ pub struct Run {
 
 /// Runs `leanwire ARGS...` with `stdin` as its standard input.
 pub fn leanwire(args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leanwire"))
-        .args(args)
+    run(
+        Command::new(env!("CARGO_BIN_EXE_leanwire")).args(args),
+        stdin,
+    )
+}
+
+/// Runs `leanwire ARGS...` in the working directory `dir`, with `stdin` as
+/// its standard input.
+#[allow(
+    dead_code,
+    reason = "used by some of the test files that include this module"
+)]
+pub fn leanwire_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    run(
+        Command::new(env!("CARGO_BIN_EXE_leanwire"))
+            .current_dir(dir)
+            .args(args),
+        stdin,
+    )
+}
+
+/// Runs `command`, a `leanwire` with its arguments, with `stdin` as its
+/// standard input.
+fn run(command: &mut Command, stdin: &str) -> Run {
+    let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
