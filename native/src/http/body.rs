@@ -217,6 +217,32 @@ mod tests {
             read_all(BodyFraming::Chunked, &long, long.len(), 100).unwrap_err(),
             BodyError::Malformed("chunk size line too long")
         );
+        // A size line of up to MAX_CHUNK_LINE - 1 bytes may yet end.
+        let mut line = b"1;".to_vec();
+        line.resize(MAX_CHUNK_LINE - 1, b'x');
+        let mut reader = BodyReader::new(BodyFraming::Chunked);
+        assert_eq!(reader.read(&line, &mut Vec::new(), 100), Ok(0));
+        line.push(b'x');
+        assert_eq!(
+            reader.read(&line, &mut Vec::new(), 100),
+            Err(BodyError::Malformed("chunk size line too long"))
+        );
+        // Trailer fields of MAX_HEAD bytes, their blank line included, and
+        // one byte more.
+        let mut trailers = b"X: ".to_vec();
+        trailers.resize(MAX_HEAD - 4, b'a');
+        trailers.extend_from_slice(b"\r\n\r\n");
+        let whole = [&b"0\r\n"[..], &trailers].concat();
+        assert_eq!(
+            read_all(BodyFraming::Chunked, &whole, 100, 100),
+            Ok((Vec::new(), 0))
+        );
+        trailers.insert(3, b'a');
+        let whole = [&b"0\r\n"[..], &trailers].concat();
+        assert_eq!(
+            read_all(BodyFraming::Chunked, &whole, 100, 100).unwrap_err(),
+            BodyError::Malformed("trailer fields over 8192 bytes")
+        );
         let mut trailers = b"0\r\n".to_vec();
         trailers.resize(MAX_HEAD + 10, b'a');
         assert_eq!(

@@ -950,4 +950,100 @@ GET /c HTTP/1.1\r\n\r\n";
         assert!(answered > HIGH_WATER / JSON.len());
         assert!(session.wants_read());
     }
+
+    /// The limits as the documentation states them, in bytes.
+    #[test]
+    fn the_limits_are_8_kib_of_head_64_kib_of_output_and_1_mib_of_body() {
+        let mut input = b"GET /plaintext HTTP/1.1\r\nX-Big: ".to_vec();
+        input.resize(8192 - 4, b'a');
+        input.extend_from_slice(b"\r\n\r\n");
+        assert_eq!(
+            statuses(&converse(&mut Session::new(), &input, 4096)),
+            ["200"]
+        );
+        input.insert(40, b'a');
+        assert_eq!(
+            statuses(&converse(&mut Session::new(), &input, 4096)),
+            ["431"]
+        );
+
+        let head = b"PUT / HTTP/1.1\r\nContent-Length: 1048576\r\n\r\n";
+        let body = vec![b'b'; 1024 * 1024];
+        let mut session = Session::new();
+        let mut out = Vec::new();
+        for piece in [&head[..], &body[..]] {
+            for part in piece.chunks(4096) {
+                session.read_buf()[..part.len()].copy_from_slice(part);
+                session.received(part.len());
+                session.process(&HelloWorld, DATE);
+                out.extend_from_slice(session.pending());
+                let n = session.pending().len();
+                session.sent(n);
+            }
+        }
+        assert_eq!(statuses(std::str::from_utf8(&out).unwrap()), ["404"]);
+        let over = b"PUT / HTTP/1.1\r\nContent-Length: 1048577\r\n\r\n";
+        assert_eq!(
+            statuses(&converse(&mut Session::new(), over, 4096)),
+            ["413"]
+        );
+
+        // Requests are answered until 64 KiB of output waits, and no further.
+        let mut session = Session::new();
+        let request = b"GET /plaintext HTTP/1.1\r\n\r\n";
+        while session.wants_read() {
+            session.read_buf()[..request.len()].copy_from_slice(request);
+            session.received(request.len());
+            session.process(&HelloWorld, DATE);
+        }
+        let answer = converse(&mut Session::new(), request, request.len()).len();
+        assert_eq!(
+            session.pending().len(),
+            (64 * 1024usize).div_ceil(answer) * answer
+        );
+    }
+
+    #[test]
+    fn process_at_most_answers_no_more_than_it_is_asked() {
+        let request = b"GET /plaintext HTTP/1.1\r\n\r\n";
+        let mut session = Session::new();
+        let three = request.repeat(3);
+        session.read_buf()[..three.len()].copy_from_slice(&three);
+        session.received(three.len());
+        for answered in [2, 1, 0] {
+            let before = session.pending().len();
+            assert_eq!(session.process_at_most(&HelloWorld, DATE, 2), answered);
+            let out = std::str::from_utf8(&session.pending()[before..]).unwrap();
+            assert_eq!(statuses(out).len(), answered);
+        }
+        assert!(!session.in_request());
+    }
+
+    /// Greets the name in the `X-Name` header, through `io::Write`.
+    fn greet(request: &Request<'_>, response: &mut Response<'_>) {
+        use std::io::Write;
+        let name = request.header("x-name").unwrap_or(b"nobody");
+        response.write_all(b"hello, ").unwrap();
+        assert_eq!(response.write(name).unwrap(), name.len());
+        write!(response, " ({} headers)", request.headers().count()).unwrap();
+    }
+
+    #[test]
+    fn handlers_read_headers_by_any_case_and_write_through_io_write() {
+        let input = b"GET / HTTP/1.1\r\nHost: h\r\nX-NAME: ada\r\nx-name: bob\r\n\r\nGET / HTTP/1.1\r\n\r\n";
+        let mut session = Session::new();
+        session.read_buf()[..input.len()].copy_from_slice(input);
+        session.received(input.len());
+        session.process(&greet, DATE);
+        let out = std::str::from_utf8(session.pending()).unwrap();
+        let bodies: Vec<_> = out
+            .split("HTTP/1.1 ")
+            .skip(1)
+            .map(|r| r.split("\r\n\r\n").nth(1).unwrap())
+            .collect();
+        assert_eq!(
+            bodies,
+            ["hello, ada (3 headers)", "hello, nobody (0 headers)"]
+        );
+    }
 }
