@@ -610,6 +610,23 @@ mod tests {
 Content-Type: application/json\r\nContent-Length: 27\r\n\r\n{\"message\":\"Hello, World!\"}";
 
     #[test]
+    fn output_sent_in_pieces_arrives_whole_and_in_order() {
+        let input = b"GET /json HTTP/1.1\r\n\r\nGET /plaintext HTTP/1.1\r\n\r\n";
+        let whole = converse(&mut Session::new(), input, input.len());
+        let mut session = Session::new();
+        session.read_buf()[..input.len()].copy_from_slice(input);
+        session.received(input.len());
+        session.process(&HelloWorld, DATE);
+        let mut out = Vec::new();
+        while !session.pending().is_empty() {
+            let n = session.pending().len().min(7);
+            out.extend_from_slice(&session.pending()[..n]);
+            session.sent(n);
+        }
+        assert_eq!(String::from_utf8(out).unwrap(), whole);
+    }
+
+    #[test]
     fn answers_one_request_exactly() {
         let mut session = Session::new();
         let out = converse(&mut session, b"GET /json HTTP/1.1\r\nHost: a\r\n\r\n", 4096);
@@ -696,6 +713,16 @@ Content-Type: application/json\r\nContent-Length: 27\r\n\r\n{\"message\":\"Hello
     fn framing_errors_close_the_connection() {
         for (input, status) in [
             (&b"GET / HTTP/1.1\r\nContent-Length: x\r\n\r\n"[..], "400"),
+            (b"GET / HTTP/1.1\r\nContent-Length: \r\n\r\n", "400"),
+            // 19 digits always fit in a u64; 20 may not, and are refused.
+            (
+                b"GET / HTTP/1.1\r\nContent-Length: 9999999999999999999\r\n\r\n",
+                "413",
+            ),
+            (
+                b"GET / HTTP/1.1\r\nContent-Length: 00000000000000000001\r\n\r\n",
+                "400",
+            ),
             (
                 b"GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
                 "400",
