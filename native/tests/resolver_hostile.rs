@@ -17,7 +17,9 @@ mod support {
     pub mod hostile;
 }
 
-use support::hostile::{REFUSED, SERVFAIL, Server, answer, cut_short, other_id, other_name, reply};
+use support::hostile::{
+    REFUSED, SERVFAIL, Server, answer, cut_short, edns_of, no_qr, other_id, other_name, reply,
+};
 
 /// The address the honest servers give.
 const REAL: Ipv4Addr = Ipv4Addr::new(192, 0, 2, 1);
@@ -79,6 +81,10 @@ fn forged_udp_replies_are_ignored_until_the_real_one() {
         vec![
             other_id(answer(q, FORGED)),
             other_name(answer(q, FORGED)),
+            // Malformed, but not a response to this query: another ID, or
+            // not a response at all.
+            other_id(cut_short(answer(q, FORGED))),
+            no_qr(cut_short(answer(q, FORGED))),
             answer(q, REAL),
         ]
     });
@@ -89,6 +95,8 @@ fn forged_udp_replies_are_ignored_until_the_real_one() {
     assert_eq!(response.transport(), Transport::Udp);
     assert_eq!(server.queries(), 1);
     assert!(took < Duration::from_secs(1), "{took:?}");
+    assert_eq!(response.transport().to_string(), "UDP");
+    assert!(response.elapsed() > Duration::ZERO && response.elapsed() <= took);
 }
 
 #[test]
@@ -98,6 +106,8 @@ fn forged_tcp_replies_are_skipped_until_the_real_one() {
             vec![
                 other_id(answer(q, FORGED)),
                 other_name(answer(q, FORGED)),
+                other_id(cut_short(answer(q, FORGED))),
+                no_qr(cut_short(answer(q, FORGED))),
                 answer(q, REAL),
             ]
         },
@@ -112,6 +122,8 @@ fn forged_tcp_replies_are_skipped_until_the_real_one() {
     assert_eq!(response.transport(), Transport::Tcp);
     assert_eq!(server.queries(), 1);
     assert!(took < Duration::from_secs(1), "{took:?}");
+    assert_eq!(response.transport().to_string(), "TCP");
+    assert!(response.elapsed() > Duration::ZERO && response.elapsed() <= took);
 }
 
 /// A server that answers every query with `respond`, then an honest one:
@@ -212,5 +224,44 @@ fn a_huge_timeout_does_not_overflow() {
         let resolver = StubResolver::new([server.addr()]).timeout(timeout);
         let (result, _) = query(resolver);
         assert_eq!(addresses(&result.unwrap()), [REAL.to_string()]);
+    }
+}
+
+#[test]
+fn queries_ask_for_1232_bytes_with_edns_and_set_do_when_told() {
+    // Answers only a query whose OPT asks for 1232 bytes; DO decides the address.
+    let server = Server::udp(|q| match edns_of(q) {
+        Some((1232, dnssec)) => vec![answer(q, if dnssec { FORGED } else { REAL })],
+        _ => vec![reply(q, REFUSED, None)],
+    });
+    for (dnssec, address) in [(false, REAL), (true, FORGED)] {
+        let resolver = StubResolver::new([server.addr()])
+            .dnssec(dnssec)
+            .timeout(Duration::from_secs(2));
+        let response = query(resolver).0.unwrap();
+        assert_eq!(addresses(&response), [address.to_string()], "DO {dnssec}");
+    }
+}
+
+#[test]
+fn a_closed_port_is_refused_at_once_over_either_transport() {
+    let port = std::net::UdpSocket::bind((Ipv4Addr::LOCALHOST, 0))
+        .and_then(|socket| socket.local_addr())
+        .unwrap();
+    let tcp_port = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .and_then(|listener| listener.local_addr())
+        .unwrap();
+    for (server, tcp) in [(port, false), (tcp_port, true)] {
+        let resolver = StubResolver::new([server])
+            .tcp_only(tcp)
+            .timeout(Duration::from_secs(3));
+        let (result, took) = query(resolver);
+        let err = result.unwrap_err();
+        assert_eq!(
+            err.kind(),
+            io::ErrorKind::ConnectionRefused,
+            "tcp {tcp}: {err}"
+        );
+        assert!(took < Duration::from_secs(1), "tcp {tcp}: {took:?}");
     }
 }

@@ -247,3 +247,21 @@ pub fn cut_short(mut message: Vec<u8>) -> Vec<u8> {
     message.truncate(12 + question_len(&message) - 2);
     message
 }
+
+/// `message` with QR cleared: it reads as a query, not a response.
+pub fn no_qr(mut message: Vec<u8>) -> Vec<u8> {
+    message[2] &= !0x80;
+    message
+}
+
+/// The requestor's payload size in the OPT record that ends `query`, and
+/// whether its DO bit is set.
+pub fn edns_of(query: &[u8]) -> Option<(u16, bool)> {
+    match query {
+        // Root owner, type OPT (41), class = payload size, TTL, empty RDATA.
+        [.., 0, 0, 41, hi, lo, _, _, flags, _, 0, 0] => {
+            Some((u16::from_be_bytes([*hi, *lo]), flags & 0x80 != 0))
+        }
+        _ => None,
+    }
+}
