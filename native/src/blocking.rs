@@ -152,3 +152,43 @@ impl<T> Future for Task<T> {
         Poll::Pending
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use super::*;
+
+    /// Awaits `task` on a thread of its own, failing rather than hanging
+    /// if it is not done within a few seconds.
+    fn finish<T: Send + 'static>(task: Task<T>) -> io::Result<T> {
+        let (tx, rx) = mpsc::channel();
+        thread::spawn(move || tx.send(pollster::block_on(task)));
+        rx.recv_timeout(Duration::from_secs(5))
+            .expect("the task was not done within 5 s")
+    }
+
+    #[test]
+    fn work_runs_on_a_pool_thread() {
+        let task = spawn(|| Ok(thread::current().name().map(str::to_owned)));
+        let name = finish(task).unwrap().unwrap_or_default();
+        assert!(name.starts_with("leanwire-blocking-"), "{name:?}");
+    }
+
+    #[test]
+    fn a_result_that_lands_after_the_first_poll_wakes_the_task() {
+        let task = spawn(|| {
+            thread::sleep(Duration::from_millis(100));
+            Ok(7)
+        });
+        assert_eq!(finish(task).unwrap(), 7);
+    }
+
+    #[test]
+    fn a_panic_in_the_work_is_an_error() {
+        let task = spawn(|| -> io::Result<()> { panic!("deliberately") });
+        let err = finish(task).unwrap_err();
+        assert_eq!(err.to_string(), "a blocking task panicked");
+    }
+}
