@@ -299,3 +299,130 @@ pub(crate) fn later(now: Instant, after: Duration) -> Instant {
     now.checked_add(after)
         .unwrap_or_else(|| now + Duration::from_secs(100 * 365 * 24 * 3600))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::{Request, Response};
+
+    const DATE: &[u8; DATE_LEN] = b"Sun, 06 Nov 1994 08:49:37 GMT";
+
+    fn ok(_: &Request<'_>, response: &mut Response<'_>) {
+        response.body().extend_from_slice(b"ok");
+    }
+
+    /// A connection opened at `now` with the default configuration.
+    fn opened(now: Instant) -> Connection {
+        let mut connection = Connection::new(&Config::default(), now);
+        connection.open(now);
+        connection
+    }
+
+    fn receive(connection: &mut Connection, bytes: &[u8], now: Instant) {
+        connection.read_buf()[..bytes.len()].copy_from_slice(bytes);
+        connection.received(bytes.len(), now);
+    }
+
+    #[test]
+    fn a_lingering_connection_discards_64_kib_a_turn_until_the_peer_closes() {
+        let t0 = Instant::now();
+        let mut connection = opened(t0);
+        assert!(!connection.is_lingering());
+        connection.write_shut(t0);
+        assert!(connection.is_lingering());
+        assert_eq!(connection.deadline(), t0 + LINGER);
+        connection.begin_turn();
+        connection.received(65_535, t0);
+        assert_eq!(connection.advance(&ok, DATE, t0), Next::Discard);
+        connection.received(1, t0);
+        assert_eq!(connection.advance(&ok, DATE, t0), Next::Yield);
+        connection.begin_turn();
+        assert_eq!(connection.advance(&ok, DATE, t0), Next::Discard);
+        connection.received(0, t0);
+        assert_eq!(connection.advance(&ok, DATE, t0), Next::Close);
+        assert_eq!(connection.expiry(t0 + LINGER), Expiry::Close);
+    }
+
+    #[test]
+    fn only_a_turn_that_read_something_moves_the_idle_deadline() {
+        let t0 = Instant::now();
+        let idle = Config::default().idle_timeout;
+        let mut connection = opened(t0);
+        assert_eq!(connection.deadline(), t0 + idle);
+        let t1 = t0 + Duration::from_secs(30);
+        connection.begin_turn();
+        assert_eq!(connection.advance(&ok, DATE, t1), Next::Receive);
+        assert_eq!(connection.deadline(), t0 + idle);
+        receive(&mut connection, b"GET / HTTP/1.1\r\n\r\n", t1);
+        assert_eq!(connection.advance(&ok, DATE, t1), Next::Send);
+        let n = connection.pending().len();
+        connection.sent(n, t1);
+        assert_eq!(connection.advance(&ok, DATE, t1), Next::Receive);
+        assert_eq!(connection.deadline(), t1 + idle);
+    }
+
+    #[test]
+    fn only_a_send_that_moved_bytes_moves_the_send_deadline() {
+        let t0 = Instant::now();
+        let send = Config::default().send_timeout;
+        let mut connection = opened(t0);
+        receive(&mut connection, b"GET / HTTP/1.1\r\n\r\n", t0);
+        assert_eq!(connection.advance(&ok, DATE, t0), Next::Send);
+        assert_eq!(connection.deadline(), t0 + send);
+        let t1 = t0 + Duration::from_secs(5);
+        connection.sent(0, t1);
+        assert_eq!(connection.deadline(), t0 + send);
+        assert_eq!(connection.expiry(t0 + send), Expiry::Close);
+        connection.sent(1, t1);
+        assert_eq!(connection.deadline(), t1 + send);
+        assert_eq!(connection.expiry(t0 + send), Expiry::NotYet);
+    }
+
+    #[test]
+    fn a_head_that_stops_arriving_times_out_from_its_first_byte() {
+        let t0 = Instant::now();
+        let header = Config::default().header_timeout;
+        let mut connection = opened(t0);
+        receive(&mut connection, b"GET / HT", t0);
+        assert_eq!(connection.advance(&ok, DATE, t0), Next::Receive);
+        receive(&mut connection, b"TP/1.1\r\n", t0 + Duration::from_secs(1));
+        assert_eq!(connection.deadline(), t0 + header);
+        assert_eq!(connection.expiry(t0 + header), Expiry::TimedOut);
+    }
+
+    #[test]
+    fn a_turn_answers_16_requests_then_yields() {
+        let t0 = Instant::now();
+        let mut connection = opened(t0);
+        let requests = b"GET / HTTP/1.1\r\n\r\n".repeat(17);
+        receive(&mut connection, &requests, t0);
+        assert_eq!(connection.advance(&ok, DATE, t0), Next::Send);
+        let sent = connection.pending().len();
+        assert_eq!(sent, 16 * (sent / 16));
+        connection.sent(sent, t0);
+        assert_eq!(connection.advance(&ok, DATE, t0), Next::Yield);
+        connection.begin_turn();
+        assert_eq!(connection.advance(&ok, DATE, t0), Next::Send);
+        assert_eq!(connection.pending().len(), sent / 16);
+    }
+
+    /// A request that stops arriving while the peer reads none of the
+    /// output before it: no 408 goes to a peer that does not read.
+    #[test]
+    fn a_stalled_send_closes_rather_than_times_out_the_next_request() {
+        let t0 = Instant::now();
+        let config = Config::default();
+        let mut connection = opened(t0);
+        receive(&mut connection, b"GET / HTTP/1.1\r\n\r\nGET / HT", t0);
+        assert_eq!(connection.advance(&ok, DATE, t0), Next::Send);
+        let by = t0 + config.header_timeout.max(config.send_timeout);
+        assert_eq!(connection.expiry(by), Expiry::Close);
+    }
+
+    #[test]
+    fn a_deadline_past_what_instant_holds_is_far_away() {
+        let now = Instant::now();
+        let far = later(now, Duration::MAX);
+        assert!(far > now + Duration::from_secs(50 * 365 * 24 * 3600));
+    }
+}
