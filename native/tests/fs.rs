@@ -169,7 +169,7 @@ fn a_slash_at_path_max_is_not_where_the_path_is_cut() {
 }
 
 #[test]
-fn the_empty_path_is_success_and_creates_nothing() {
+fn the_empty_path_is_success() {
     create_dir_all("").unwrap();
 }
 

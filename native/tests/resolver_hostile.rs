@@ -245,23 +245,26 @@ fn queries_ask_for_1232_bytes_with_edns_and_set_do_when_told() {
 
 #[test]
 fn a_closed_port_is_refused_at_once_over_either_transport() {
-    let port = std::net::UdpSocket::bind((Ipv4Addr::LOCALHOST, 0))
+    let udp = std::net::UdpSocket::bind((Ipv4Addr::LOCALHOST, 0))
         .and_then(|socket| socket.local_addr())
         .unwrap();
-    let tcp_port = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+    let tcp = std::net::TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
         .and_then(|listener| listener.local_addr())
         .unwrap();
-    for (server, tcp) in [(port, false), (tcp_port, true)] {
+    for (server, tcp_only) in [(udp, false), (tcp, true)] {
         let resolver = StubResolver::new([server])
-            .tcp_only(tcp)
+            .tcp_only(tcp_only)
             .timeout(Duration::from_secs(3));
         let (result, took) = query(resolver);
         let err = result.unwrap_err();
         assert_eq!(
             err.kind(),
             io::ErrorKind::ConnectionRefused,
-            "tcp {tcp}: {err}"
+            "TCP only {tcp_only}: {err}"
         );
-        assert!(took < Duration::from_secs(1), "tcp {tcp}: {took:?}");
+        assert!(
+            took < Duration::from_secs(1),
+            "TCP only {tcp_only}: {took:?}"
+        );
     }
 }

@@ -577,6 +577,12 @@ mod tests {
 
     const DATE: &[u8; DATE_LEN] = b"Sun, 06 Nov 1994 08:49:37 GMT";
 
+    /// Puts `bytes` in the session's input, as received.
+    fn put(session: &mut Session, bytes: &[u8]) {
+        session.read_buf()[..bytes.len()].copy_from_slice(bytes);
+        session.received(bytes.len());
+    }
+
     /// Feeds `input` in pieces of `chunk` bytes, answering after each, and
     /// returns everything the session sent.
     fn converse(session: &mut Session, input: &[u8], chunk: usize) -> String {
@@ -614,8 +620,7 @@ Content-Type: application/json\r\nContent-Length: 27\r\n\r\n{\"message\":\"Hello
         let input = b"GET /json HTTP/1.1\r\n\r\nGET /plaintext HTTP/1.1\r\n\r\n";
         let whole = converse(&mut Session::new(), input, input.len());
         let mut session = Session::new();
-        session.read_buf()[..input.len()].copy_from_slice(input);
-        session.received(input.len());
+        put(&mut session, input);
         session.process(&HelloWorld, DATE);
         let mut out = Vec::new();
         while !session.pending().is_empty() {
@@ -858,8 +863,7 @@ Content-Type: application/json\r\nContent-Length: 27\r\n\r\n{\"message\":\"Hello
         // The session, like the worker that drives it, goes on serving.
         session.reset();
         let again = b"GET /ok HTTP/1.1\r\n\r\n";
-        session.read_buf()[..again.len()].copy_from_slice(again);
-        session.received(again.len());
+        put(&mut session, again);
         session.process(&panics, DATE);
         assert!(session.pending().ends_with(b"fine"));
     }
@@ -876,8 +880,7 @@ Content-Type: application/json\r\nContent-Length: 27\r\n\r\n{\"message\":\"Hello
         let mut session = Session::with_max_body(max_body);
         let mut out = Vec::new();
         for piece in input.chunks(chunk) {
-            session.read_buf()[..piece.len()].copy_from_slice(piece);
-            session.received(piece.len());
+            put(&mut session, piece);
             session.process(&echo, DATE);
             out.extend_from_slice(session.pending());
             let n = session.pending().len();
@@ -927,15 +930,13 @@ GET /c HTTP/1.1\r\n\r\n";
     fn expect_100_continue_is_answered_before_the_body_is_sent() {
         let head = b"POST /up HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 2\r\n\r\n";
         let mut session = Session::new();
-        session.read_buf()[..head.len()].copy_from_slice(head);
-        session.received(head.len());
+        put(&mut session, head);
         session.process(&echo, DATE);
         assert_eq!(session.pending(), b"HTTP/1.1 100 Continue\r\n\r\n");
         assert!(session.in_request());
         let n = session.pending().len();
         session.sent(n);
-        session.read_buf()[..2].copy_from_slice(b"ok");
-        session.received(2);
+        put(&mut session, b"ok");
         session.process(&echo, DATE);
         let out = String::from_utf8(session.pending().to_vec()).unwrap();
         assert!(
@@ -994,21 +995,12 @@ GET /c HTTP/1.1\r\n\r\n";
             ["431"]
         );
 
-        let head = b"PUT / HTTP/1.1\r\nContent-Length: 1048576\r\n\r\n";
-        let body = vec![b'b'; 1024 * 1024];
-        let mut session = Session::new();
-        let mut out = Vec::new();
-        for piece in [&head[..], &body[..]] {
-            for part in piece.chunks(4096) {
-                session.read_buf()[..part.len()].copy_from_slice(part);
-                session.received(part.len());
-                session.process(&HelloWorld, DATE);
-                out.extend_from_slice(session.pending());
-                let n = session.pending().len();
-                session.sent(n);
-            }
-        }
-        assert_eq!(statuses(std::str::from_utf8(&out).unwrap()), ["404"]);
+        let mut upload = b"PUT / HTTP/1.1\r\nContent-Length: 1048576\r\n\r\n".to_vec();
+        upload.resize(upload.len() + 1024 * 1024, b'b');
+        assert_eq!(
+            statuses(&converse(&mut Session::new(), &upload, 4096)),
+            ["404"]
+        );
         let over = b"PUT / HTTP/1.1\r\nContent-Length: 1048577\r\n\r\n";
         assert_eq!(
             statuses(&converse(&mut Session::new(), over, 4096)),
@@ -1019,8 +1011,7 @@ GET /c HTTP/1.1\r\n\r\n";
         let mut session = Session::new();
         let request = b"GET /plaintext HTTP/1.1\r\n\r\n";
         while session.wants_read() {
-            session.read_buf()[..request.len()].copy_from_slice(request);
-            session.received(request.len());
+            put(&mut session, request);
             session.process(&HelloWorld, DATE);
         }
         let answer = converse(&mut Session::new(), request, request.len()).len();
@@ -1035,8 +1026,7 @@ GET /c HTTP/1.1\r\n\r\n";
         let request = b"GET /plaintext HTTP/1.1\r\n\r\n";
         let mut session = Session::new();
         let three = request.repeat(3);
-        session.read_buf()[..three.len()].copy_from_slice(&three);
-        session.received(three.len());
+        put(&mut session, &three);
         for answered in [2, 1, 0] {
             let before = session.pending().len();
             assert_eq!(session.process_at_most(&HelloWorld, DATE, 2), answered);
@@ -1059,8 +1049,7 @@ GET /c HTTP/1.1\r\n\r\n";
     fn handlers_read_headers_by_any_case_and_write_through_io_write() {
         let input = b"GET / HTTP/1.1\r\nHost: h\r\nX-NAME: ada\r\nx-name: bob\r\n\r\nGET / HTTP/1.1\r\n\r\n";
         let mut session = Session::new();
-        session.read_buf()[..input.len()].copy_from_slice(input);
-        session.received(input.len());
+        put(&mut session, input);
         session.process(&greet, DATE);
         let out = std::str::from_utf8(session.pending()).unwrap();
         let bodies: Vec<_> = out
