@@ -1562,6 +1562,12 @@ mod tests {
         kept.set(text);
         assert_eq!(kept.get().to_string(), "a😀");
         assert!(!kept.truncated);
+        // "abc😀" in 8 bytes: the pair's high half goes, and only it.
+        let text = Ucs2Str::new(&[0x61, 0, 0x62, 0, 0x63, 0, 0x3d, 0xd8, 0x00, 0xde]).unwrap();
+        let mut kept = Kept::<8>::EMPTY;
+        kept.set(text);
+        assert_eq!(kept.get().to_string(), "abc");
+        assert!(kept.truncated);
     }
 
     #[test]

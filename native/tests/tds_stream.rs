@@ -273,17 +273,27 @@ fn dropped_read_row_futures_lose_nothing() {
     assert_eq!(seen, expected);
 }
 
-/// ERROR (0xAA) or INFO (0xAB) [MS-TDS 2.2.7.10, 2.2.7.13].
-fn message(out: &mut Vec<u8>, token: u8, number: i32, class: u8, text: &str) {
+/// ERROR (0xAA) or INFO (0xAB) [MS-TDS 2.2.7.10, 2.2.7.13], from server
+/// "db1", at line 7.
+fn message(
+    out: &mut Vec<u8>,
+    token: u8,
+    number: i32,
+    state: u8,
+    class: u8,
+    text: &str,
+    procedure: &str,
+) {
     let ucs2 = |s: &str| -> Vec<u8> { s.encode_utf16().flat_map(u16::to_le_bytes).collect() };
     let mut body = Vec::new();
     body.extend(number.to_le_bytes());
-    body.extend([1, class]);
+    body.extend([state, class]);
     body.extend((text.encode_utf16().count() as u16).to_le_bytes());
     body.extend(ucs2(text));
     body.push(3);
     body.extend(ucs2("db1"));
-    body.push(0);
+    body.push(procedure.encode_utf16().count() as u8);
+    body.extend(ucs2(procedure));
     body.extend(7i32.to_le_bytes());
     out.push(token);
     out.extend((body.len() as u16).to_le_bytes());
@@ -346,11 +356,21 @@ fn messages_and_done_counts_are_kept() {
         &mut tokens,
         0xab,
         5701,
+        1,
         0,
         "Changed database context to 'db1'.",
+        "",
     );
     tokens.extend(result_set_with_more(2));
-    message(&mut tokens, 0xaa, 208, 16, "Invalid object name 'nope'.");
+    message(
+        &mut tokens,
+        0xaa,
+        208,
+        2,
+        16,
+        "Invalid object name 'nope'.",
+        "usp_report",
+    );
     // DONE with DONE_ERROR, no count: the failed statement.
     tokens.extend([0xfd, 0x02, 0, 0xc1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     let bytes = tds_stream::packets(&tokens, 512);
@@ -377,12 +397,115 @@ fn messages_and_done_counts_are_kept() {
     );
     let error = stream.messages().last().unwrap();
     assert_eq!(
-        (error.kind(), error.number(), error.class()),
-        (MessageKind::Error, 208, 16)
+        (
+            error.kind(),
+            error.number(),
+            error.state(),
+            error.class(),
+            error.line()
+        ),
+        (MessageKind::Error, 208, 2, 16, 7)
     );
+    assert!(error.server() == "db1" && error.procedure() == "usp_report");
     assert!(!error.truncated());
     stream.clear_messages();
     assert_eq!((stream.messages().len(), stream.message_count()), (0, 2));
+}
+
+/// A blocking source that fails once with `ConnectionReset` after `at`
+/// bytes, then goes on.
+struct FailsOnce<'a> {
+    data: &'a [u8],
+    at: usize,
+    failed: bool,
+}
+
+impl Read for FailsOnce<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at == 0 && !self.failed {
+            self.failed = true;
+            return Err(io::ErrorKind::ConnectionReset.into());
+        }
+        let n = self
+            .data
+            .len()
+            .min(buf.len())
+            .min(if self.failed { usize::MAX } else { self.at });
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        self.at -= n.min(self.at);
+        Ok(n)
+    }
+}
+
+#[test]
+fn a_source_error_passes_through_and_the_stream_goes_on() {
+    let bytes = response(20);
+    for at in [0, 1, 8, 100, bytes.len() / 2, bytes.len() - 1] {
+        let mut stream = TdsStream::new(BlockingRead(FailsOnce {
+            data: &bytes,
+            at,
+            failed: false,
+        }));
+        let mut rows = 0;
+        let e = loop {
+            match stream.read_row_sync() {
+                Ok(true) => {
+                    check_row(&stream, rows).unwrap();
+                    rows += 1;
+                }
+                Ok(false) => panic!("no error after {at} bytes"),
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(e.kind(), io::ErrorKind::ConnectionReset, "after {at} bytes");
+        while stream.read_row_sync().unwrap() {
+            check_row(&stream, rows).unwrap();
+            rows += 1;
+        }
+        assert_eq!(rows, 20, "after {at} bytes");
+        assert_eq!(stream.done().unwrap().row_count(), Some(20));
+    }
+}
+
+#[test]
+fn the_last_messages_are_kept_each_cut_to_its_room() {
+    let mut tokens = Vec::new();
+    let long_text = "t".repeat(600);
+    let long_procedure = "p".repeat(200);
+    for number in 1..=10 {
+        let (text, procedure) = match number {
+            9 => (long_text.as_str(), ""),
+            10 => ("short", long_procedure.as_str()),
+            _ => ("short", "usp"),
+        };
+        message(&mut tokens, 0xab, number, 1, 0, text, procedure);
+    }
+    tds_stream::done(&mut tokens, 0);
+    let bytes = tds_stream::packets(&tokens, 512);
+    let mut stream = TdsStream::new(BlockingRead(OneByte(&bytes)));
+    assert!(!stream.read_row_sync().unwrap());
+    assert_eq!(stream.message_count(), 10);
+    let numbers: Vec<i32> = stream.messages().map(|m| m.number()).collect();
+    assert_eq!(numbers, (3..=10).collect::<Vec<_>>());
+    let [.., eighth, ninth, tenth] = stream.messages().collect::<Vec<_>>()[..] else {
+        unreachable!()
+    };
+    assert!(!eighth.truncated());
+    assert!(eighth.procedure() == "usp");
+    // 1024 bytes of text are 512 UCS-2 code units; 256 bytes of a name, 128.
+    assert!(ninth.truncated());
+    assert!(ninth.text() == "t".repeat(512).as_str() && ninth.procedure() == "");
+    assert!(tenth.truncated());
+    assert!(tenth.text() == "short" && tenth.procedure() == "p".repeat(128).as_str());
+    assert_eq!(
+        format!("{tenth:?}"),
+        format!(
+            "ServerMessage {{ kind: Info, number: 10, state: 1, class: 0, line: 7, \
+             text: \"short\", server: \"db1\", procedure: {:?} }}",
+            "p".repeat(128)
+        )
+    );
 }
 
 #[test]
@@ -474,8 +597,10 @@ fn token_split_after_a_large_row_gets_the_whole_row_buffer() {
         &mut tokens,
         0xab,
         1,
+        1,
         0,
         "an informational message of 42 characters",
+        "",
     );
     tds_stream::done(&mut tokens, 1);
     let bytes = tds_stream::packets(&tokens, 4096);
@@ -626,13 +751,17 @@ fn result_sets_one_after_another_keep_the_arena_at_one() {
     assert_eq!(stream.columns().len(), 1);
     let mut sets = 0;
     let mut peak = 0;
+    let mut least = usize::MAX;
     while stream.next_result_sync().unwrap() {
         sets += 1;
         assert_eq!(stream.columns().len(), 4096);
         peak = peak.max(stream.arena_allocated_bytes());
+        least = least.min(stream.arena_allocated_bytes());
     }
     assert_eq!(sets, 100);
     assert!(peak < 2 << 20, "{peak} bytes");
+    // Each set's 4096 columns are in the arena: at least a byte apiece.
+    assert!(least >= 4096, "{least} bytes");
 }
 
 #[test]
@@ -653,7 +782,7 @@ fn a_colmetadata_without_metadata_keeps_the_columns() {
 }
 
 /// A result set of other types: varchar (CP1252), varbinary, float, bit,
-/// money and smallint; row 0 with values, row 1 with NULLs.
+/// money and smallint; row 0 with values, row 1 with NULLs. One packet.
 fn other_types() -> Vec<u8> {
     let mut t = vec![0x81, 6, 0];
     let column = |t: &mut Vec<u8>, type_info: &[u8], name: u8| {
@@ -676,7 +805,7 @@ fn other_types() -> Vec<u8> {
     t.extend(0i32.to_le_bytes());
     t.extend(123_400u32.to_le_bytes());
     t.extend((-7i16).to_le_bytes());
-    t.extend([0xd1, 5, 0, b'p', b'l', b'a', b'i', b'n']);
+    t.extend([0xd1, 5, 0, 0xc3, 0xa9, b't', 0xc3, 0xa9]);
     t.extend([0xff, 0xff, 0, 0, 0]);
     t.extend(5i16.to_le_bytes());
     t.extend([0xfd, 0x10, 0, 0xc1, 0, 2, 0, 0, 0, 0, 0, 0, 0]);
@@ -691,10 +820,21 @@ fn other_types_convert() {
 }
 
 fn check_other_types<R: AsyncRead + Unpin>(mut stream: TdsStream<R>) {
+    assert_eq!(stream.offset(), 0);
+    assert!(!stream.has_row());
     assert!(stream.read_row_sync().unwrap());
+    assert!(stream.has_row());
+    assert_eq!(stream.field(4).unwrap().index(), 4);
+    let debug = format!("{stream:?}");
+    assert!(
+        debug.starts_with("TdsStream {") && debug.contains("has_row: true, columns: 6"),
+        "{debug}"
+    );
     // 0xE9 is é in CP1252: decoded into the UTF-8 form, made once.
     let text = stream.get::<&str>(0).unwrap();
     assert_eq!(text, "café");
+    let field = format!("{:?}", stream.field(0).unwrap());
+    assert!(field.contains(r#"text: TextForm(Some("café"))"#), "{field}");
     assert!(std::ptr::eq(text, stream.get::<&str>(0).unwrap()));
     assert_eq!(stream.field(0).unwrap().bytes(), Some(&b"caf\xe9"[..]));
     assert_eq!(stream.get::<&[u8]>(1).unwrap(), [1, 2, 3]);
@@ -709,8 +849,10 @@ fn check_other_types<R: AsyncRead + Unpin>(mut stream: TdsStream<R>) {
     assert!(stream.get::<&str>(1).is_err(), "binary is no text");
 
     assert!(stream.read_row_sync().unwrap());
-    // The next row's text, not a form kept from the last one.
-    assert_eq!(stream.get::<String>(0).unwrap(), "plain");
+    // The next row's text, not a form kept from the last one. Its bytes
+    // happen to be valid UTF-8 ("été"), but the column's code page is
+    // CP1252, where they are "Ã©tÃ©".
+    assert_eq!(stream.get::<String>(0).unwrap(), "Ã©tÃ©");
     assert_eq!(stream.get::<Option<&[u8]>>(1).unwrap(), None);
     assert_eq!(stream.get::<Option<f64>>(2).unwrap(), None);
     assert_eq!(stream.get::<Option<bool>>(3).unwrap(), None);
@@ -720,5 +862,8 @@ fn check_other_types<R: AsyncRead + Unpin>(mut stream: TdsStream<R>) {
     }
     assert_eq!(stream.get::<i16>(5).unwrap(), 5);
     assert!(!stream.read_row_sync().unwrap());
+    assert!(!stream.has_row());
     assert_eq!(stream.done().unwrap().row_count(), Some(2));
+    // Every token byte was read: the packet less its 8-byte header.
+    assert_eq!(stream.offset(), (other_types().len() - 8) as u64);
 }
