@@ -412,29 +412,26 @@ fn messages_and_done_counts_are_kept() {
     assert_eq!((stream.messages().len(), stream.message_count()), (0, 2));
 }
 
-/// A blocking source that fails once with `ConnectionReset` after `at`
-/// bytes, then goes on.
+/// A blocking source that hands out `before`, fails once with
+/// `ConnectionReset`, then hands out `after`.
 struct FailsOnce<'a> {
-    data: &'a [u8],
-    at: usize,
+    before: &'a [u8],
+    after: &'a [u8],
     failed: bool,
 }
 
 impl Read for FailsOnce<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.at == 0 && !self.failed {
+        if self.before.is_empty() && !self.failed {
             self.failed = true;
             return Err(io::ErrorKind::ConnectionReset.into());
         }
-        let n = self
-            .data
-            .len()
-            .min(buf.len())
-            .min(if self.failed { usize::MAX } else { self.at });
-        buf[..n].copy_from_slice(&self.data[..n]);
-        self.data = &self.data[n..];
-        self.at -= n.min(self.at);
-        Ok(n)
+        let data = if self.failed {
+            &mut self.after
+        } else {
+            &mut self.before
+        };
+        data.read(buf)
     }
 }
 
@@ -442,9 +439,10 @@ impl Read for FailsOnce<'_> {
 fn a_source_error_passes_through_and_the_stream_goes_on() {
     let bytes = response(20);
     for at in [0, 1, 8, 100, bytes.len() / 2, bytes.len() - 1] {
+        let (before, after) = bytes.split_at(at);
         let mut stream = TdsStream::new(BlockingRead(FailsOnce {
-            data: &bytes,
-            at,
+            before,
+            after,
             failed: false,
         }));
         let mut rows = 0;
