@@ -20,6 +20,7 @@ use std::net::{IpAddr, SocketAddr};
 
 use etherparse::{NetSlice, SlicedPacket, TransportSlice};
 use pcap_parser::pcapng::Block;
+use pcap_parser::traits::PcapNGPacketBlock;
 use pcap_parser::{Linktype, PcapCapture, PcapNGCapture};
 
 /// One direction of a TCP connection and the payload bytes it carried.
@@ -83,31 +84,37 @@ fn sent_from(flows: Vec<Segments>, port: u16) -> io::Result<Vec<u8>> {
 }
 
 /// Calls `each` with the link type and bytes of every captured frame.
+///
+/// A pcapng packet names its interface by its place among the section's
+/// interface descriptions; a packet naming one not yet described is an
+/// error, as its link type, and so its framing, is unknown.
 fn for_each_frame(capture: &[u8], mut each: impl FnMut(Linktype, &[u8])) -> io::Result<()> {
     let invalid = |what: String| io::Error::new(io::ErrorKind::InvalidData, what);
     match capture.get(..4) {
         Some([0x0a, 0x0d, 0x0d, 0x0a]) => {
             let ng = PcapNGCapture::from_file(capture)
                 .map_err(|e| invalid(format!("not a pcapng file: {e:?}")))?;
-            for section in &ng.sections {
+            for (section, blocks) in ng.sections.iter().enumerate() {
                 // Each section numbers its own interfaces, in order of appearance.
                 let mut interfaces = Vec::new();
-                for block in &section.blocks {
+                let linktype = |interfaces: &[Linktype], id: u32| {
+                    interfaces.get(id as usize).copied().ok_or_else(|| {
+                        invalid(format!(
+                            "a packet in section {section} names interface {id}, \
+                             but the section describes {} before it",
+                            interfaces.len()
+                        ))
+                    })
+                };
+                for block in &blocks.blocks {
                     match block {
                         Block::InterfaceDescription(idb) => interfaces.push(idb.linktype),
                         Block::EnhancedPacket(epb) => {
-                            let linktype = interfaces
-                                .get(epb.if_id as usize)
-                                .copied()
-                                .unwrap_or(Linktype::ETHERNET);
-                            let len = (epb.caplen as usize).min(epb.data.len());
-                            each(linktype, &epb.data[..len]);
+                            each(linktype(&interfaces, epb.if_id)?, epb.packet_data());
                         }
+                        // A simple packet is always from the first interface.
                         Block::SimplePacket(spb) => {
-                            each(
-                                interfaces.first().copied().unwrap_or(Linktype::ETHERNET),
-                                spb.data,
-                            );
+                            each(linktype(&interfaces, 0)?, spb.packet_data());
                         }
                         _ => {}
                     }
