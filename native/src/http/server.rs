@@ -65,7 +65,7 @@ pub struct Config {
     pub shutdown_timeout: Duration,
 }
 
-/// The longest any timeout of a [`Config`] is taken to be.
+/// The longest any timeout of a [`Config`] is taken to be: a day.
 pub const MAX_TIMEOUT: Duration = Duration::from_secs(24 * 3600);
 
 impl Config {
@@ -81,6 +81,18 @@ impl Config {
             *timeout = (*timeout).clamp(Duration::from_millis(1), MAX_TIMEOUT);
         }
         self
+    }
+
+    /// How often a worker looks for connections past their deadline: a
+    /// quarter of the shortest timeout, [`LINGER`] included, and so at
+    /// most 250 ms, but no more often than every 10 ms.
+    fn sweep_interval(&self) -> Duration {
+        let shortest = self
+            .header_timeout
+            .min(self.idle_timeout)
+            .min(self.send_timeout)
+            .min(LINGER);
+        (shortest / 4).max(Duration::from_millis(10))
     }
 }
 
@@ -177,16 +189,9 @@ impl<H> Shared<H> {
             .is_ok()
     }
 
-    /// How often a worker looks for connections past their deadline: a
-    /// quarter of the shortest timeout, between 10 ms and 1 s.
+    /// How often a worker looks for connections past their deadline.
     pub(crate) fn sweep_interval(&self) -> Duration {
-        let config = &self.config;
-        let shortest = config
-            .header_timeout
-            .min(config.idle_timeout)
-            .min(config.send_timeout)
-            .min(LINGER);
-        (shortest / 4).clamp(Duration::from_millis(10), Duration::from_secs(1))
+        self.config.sweep_interval()
     }
 
     /// The inbox of worker `index`, where the pool hands its requests back.
@@ -325,4 +330,48 @@ fn join(
         }
     }
     outcome
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timeouts_are_clamped_between_a_millisecond_and_a_day() {
+        let config = Config {
+            header_timeout: Duration::ZERO,
+            idle_timeout: Duration::MAX,
+            send_timeout: Duration::from_secs(5),
+            shutdown_timeout: Duration::from_secs(2 * 86_400),
+            ..Config::default()
+        }
+        .clamped();
+        assert_eq!(config.header_timeout, Duration::from_millis(1));
+        assert_eq!(config.idle_timeout, Duration::from_secs(86_400));
+        assert_eq!(config.send_timeout, Duration::from_secs(5));
+        assert_eq!(config.shutdown_timeout, Duration::from_secs(86_400));
+    }
+
+    #[test]
+    fn the_sweep_runs_at_a_quarter_of_the_shortest_timeout() {
+        let with = |header_ms, idle_ms, send_ms| {
+            Config {
+                header_timeout: Duration::from_millis(header_ms),
+                idle_timeout: Duration::from_millis(idle_ms),
+                send_timeout: Duration::from_millis(send_ms),
+                ..Config::default()
+            }
+            .sweep_interval()
+        };
+        assert_eq!(with(400, 800, 900), Duration::from_millis(100));
+        assert_eq!(with(800, 200, 900), Duration::from_millis(50));
+        assert_eq!(with(800, 900, 120), Duration::from_millis(30));
+        // Lingering, 1 s, bounds it when every timeout is longer.
+        assert_eq!(
+            Config::default().sweep_interval(),
+            Duration::from_millis(250)
+        );
+        // Never more often than every 10 ms.
+        assert_eq!(with(1, 1, 1), Duration::from_millis(10));
+    }
 }
