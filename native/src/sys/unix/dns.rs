@@ -237,6 +237,11 @@ mod tests {
             io::ErrorKind::InvalidInput
         );
         assert_eq!(gai_error(libc::EAI_FAIL, "x").kind(), io::ErrorKind::Other);
+        #[cfg(any(target_os = "linux", target_os = "android", target_vendor = "apple"))]
+        assert_eq!(
+            gai_error(libc::EAI_NODATA, "x").kind(),
+            io::ErrorKind::NotFound
+        );
     }
 
     #[test]
@@ -244,7 +249,10 @@ mod tests {
         let list = AddrInfoList::lookup("localhost", true).unwrap();
         assert!(list.addrs().count() > 0);
         assert!(list.addrs().all(|a| a.ip().is_loopback() && a.port() == 0));
-        assert!(!list.canonical_name().unwrap().to_string_lossy().is_empty());
+        // "localhost", or a longer canonical form of it such as
+        // "localhost.localdomain", depending on the hosts file.
+        let name = list.canonical_name().unwrap().to_string_lossy();
+        assert!(name.starts_with("localhost"), "{name}");
     }
 
     #[test]
@@ -257,5 +265,84 @@ mod tests {
     fn name_with_nul_is_refused_before_c_sees_it() {
         let err = AddrInfoList::lookup("local\0host", false).err().unwrap();
         assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+    }
+
+    #[test]
+    fn a_name_of_the_longest_length_goes_to_c_whole_and_a_longer_one_is_refused() {
+        // `inet_aton` reads leading zeros as an octal prefix, so this
+        // longest name is the numeric address 0.0.0.1 and needs no network.
+        let longest = format!("{}1", "0".repeat(MAX_NAME - 1));
+        let list = AddrInfoList::lookup(&longest, false).unwrap();
+        assert_eq!(
+            list.addrs().collect::<Vec<_>>(),
+            [SocketAddr::from(([0, 0, 0, 1], 0))]
+        );
+        let err = AddrInfoList::lookup(&format!("0{longest}"), false)
+            .err()
+            .unwrap();
+        assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+    }
+
+    /// A list node holding `addr`, of which it claims `len` bytes.
+    #[cfg(target_os = "linux")]
+    fn node<T>(family: c_int, addr: &mut T, len: usize) -> libc::addrinfo {
+        libc::addrinfo {
+            ai_flags: 0,
+            ai_family: family,
+            ai_socktype: libc::SOCK_STREAM,
+            ai_protocol: 0,
+            ai_addrlen: len as libc::socklen_t,
+            ai_addr: ptr::from_mut(addr).cast(),
+            ai_canonname: ptr::null_mut(),
+            ai_next: ptr::null_mut(),
+        }
+    }
+
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_node_shorter_than_its_family_s_address_or_of_another_family_is_skipped() {
+        let mut v4 = libc::sockaddr_in {
+            sin_family: libc::AF_INET as libc::sa_family_t,
+            sin_port: 8080u16.to_be(),
+            sin_addr: libc::in_addr {
+                s_addr: u32::from_ne_bytes([192, 0, 2, 7]),
+            },
+            sin_zero: [0; 8],
+        };
+        let v4_len = mem::size_of::<libc::sockaddr_in>();
+        assert_eq!(
+            socket_addr(&node(libc::AF_INET, &mut v4, v4_len)),
+            Some(SocketAddr::from(([192, 0, 2, 7], 8080)))
+        );
+        assert_eq!(socket_addr(&node(libc::AF_INET, &mut v4, v4_len - 1)), None);
+
+        let mut v6 = libc::sockaddr_in6 {
+            sin6_family: libc::AF_INET6 as libc::sa_family_t,
+            sin6_port: 53u16.to_be(),
+            sin6_flowinfo: 9,
+            sin6_addr: libc::in6_addr {
+                s6_addr: Ipv6Addr::LOCALHOST.octets(),
+            },
+            sin6_scope_id: 3,
+        };
+        let v6_len = mem::size_of::<libc::sockaddr_in6>();
+        assert_eq!(
+            socket_addr(&node(libc::AF_INET6, &mut v6, v6_len)),
+            Some(SocketAddr::V6(SocketAddrV6::new(
+                Ipv6Addr::LOCALHOST,
+                53,
+                9,
+                3
+            )))
+        );
+        assert_eq!(
+            socket_addr(&node(libc::AF_INET6, &mut v6, v6_len - 1)),
+            None
+        );
+
+        assert_eq!(socket_addr(&node(libc::AF_UNIX, &mut v6, v6_len)), None);
+        let mut null = node(libc::AF_INET, &mut v4, v4_len);
+        null.ai_addr = ptr::null_mut();
+        assert_eq!(socket_addr(&null), None);
     }
 }
