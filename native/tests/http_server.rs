@@ -201,8 +201,15 @@ fn the_connection_limit_is_enforced_and_freed_places_are_reused() {
 
 #[test]
 fn shutdown_finishes_requests_in_flight_and_refuses_new_ones() {
-    for dispatch in [Dispatch::Inline, Dispatch::Pool] {
-        let server = Running::start(config(dispatch));
+    for (threads, dispatch) in [
+        (2, Dispatch::Inline),
+        (2, Dispatch::Pool),
+        (1, Dispatch::Inline),
+    ] {
+        let server = Running::start(Config {
+            threads,
+            ..config(dispatch)
+        });
         let mut in_flight = Client::connect(server.addr);
         assert_eq!(in_flight.get("/json").status, 200);
         in_flight.send(b"GET /plaintext HTTP/1.1\r\nHost: t");
@@ -450,6 +457,82 @@ fn inline_answers_on_the_receiving_thread_and_pool_on_a_pool_thread_for_every_re
                 "{dispatch:?} ran a handler on {name:?}"
             );
         }
+        server.stop().unwrap();
+    }
+}
+
+/// Answers with the length of the request's body and the sum of its bytes.
+fn body_summary(request: &Request<'_>, response: &mut Response<'_>) {
+    let body = request.body();
+    let sum: u64 = body.iter().map(|&b| u64::from(b)).sum();
+    write!(response.body(), "{} {sum}", body.len()).unwrap();
+}
+
+#[test]
+fn a_body_larger_than_a_read_sent_at_once_is_read_whole() {
+    // Sent in one write, so most of it waits in the kernel before the
+    // server's first read, which fills the server's buffer: the server
+    // must read on rather than wait for input that already came.
+    let body: Vec<u8> = (0..512 * 1024).map(|i: u32| (i % 251) as u8).collect();
+    let sum: u64 = body.iter().map(|&b| u64::from(b)).sum();
+    for dispatch in [Dispatch::Inline, Dispatch::Pool] {
+        let server = Running::with_handler(
+            Config {
+                header_timeout: Duration::from_secs(3),
+                ..config(dispatch)
+            },
+            body_summary,
+        );
+        let mut client = Client::connect(server.addr);
+        let mut request = format!(
+            "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        request.extend_from_slice(&body);
+        for round in 0..3 {
+            client.send(&request);
+            let reply = client.reply().unwrap().unwrap();
+            assert_eq!(reply.status, 200, "{dispatch:?} round {round}");
+            assert_eq!(
+                String::from_utf8(reply.body).unwrap(),
+                format!("{} {sum}", body.len())
+            );
+        }
+        drop(client);
+        server.stop().unwrap();
+    }
+}
+
+#[test]
+fn a_connection_idle_across_sweeps_is_served_again() {
+    // A 100 ms header timeout makes the workers sweep every 25 ms.
+    let server = Running::start(Config {
+        header_timeout: Duration::from_millis(100),
+        ..config(Dispatch::Inline)
+    });
+    let mut client = Client::connect(server.addr);
+    for _ in 0..3 {
+        assert_eq!(client.get("/plaintext").status, 200);
+        thread::sleep(Duration::from_millis(300));
+    }
+    server.stop().unwrap();
+}
+
+#[test]
+fn a_request_that_stops_arriving_is_answered_408() {
+    // Nothing more comes after the first line: only the sweep can see the
+    // deadline pass, and it must answer as well as notice.
+    for dispatch in [Dispatch::Inline, Dispatch::Pool] {
+        let server = Running::start(Config {
+            header_timeout: Duration::from_millis(200),
+            ..config(dispatch)
+        });
+        let mut client = Client::connect(server.addr);
+        client.send(b"GET /json HTTP/1.1\r\nHost: t");
+        let reply = client.reply().unwrap().unwrap();
+        assert_eq!(reply.status, 408, "{dispatch:?}");
+        assert!(client.closed_by_server());
         server.stop().unwrap();
     }
 }

@@ -564,12 +564,11 @@ impl<H: Handler> Worker<'_, H> {
             loop {
                 match listener.accept() {
                     Ok(stream) => self.accepted.push(stream),
-                    Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                     // A connection reset before it was accepted, or a signal.
                     Err(e)
                         if matches!(e.raw_os_error(), Some(libc::ECONNABORTED | libc::EINTR)) => {}
-                    // Out of descriptors or memory: the rest stay queued, and
-                    // the next sweep tries again.
+                    // None left (`EAGAIN`), or out of descriptors or memory:
+                    // then the rest stay queued, and the next sweep tries again.
                     Err(_) => break,
                 }
             }
@@ -664,14 +663,15 @@ impl<H: Handler> Worker<'_, H> {
             }
             (None, None) => return false,
         };
-        if self.go(token, state, drained) || !self.hub.draining.load(Ordering::Acquire) {
-            return false;
+        let handed = self.go(token, state, drained);
+        if handed || !self.hub.draining.load(Ordering::Acquire) {
+            return handed;
         }
         // A connection back from the pool left it with all its input read,
         // but more may have come since: its edge waits in the hub for a turn
         // that would find the connection closed.
         if drained && self.go(token, state, false) {
-            return false;
+            return true;
         }
         match state {
             SlotState {
