@@ -433,6 +433,18 @@ impl Hub {
         *next = Some(now + every);
         true
     }
+
+    /// Frees the slots and their buffers once the drain is over: no
+    /// connection is open and no accept is pending, so no operation can
+    /// complete into a slot, and a handle to the server that outlives it
+    /// keeps only the hub.
+    fn free_slots(&self) {
+        self.conns
+            .write()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+        lock(&self.free).clear();
+    }
 }
 
 impl Drop for Hub {
@@ -878,6 +890,7 @@ impl<H: Handler> Worker<'_, H> {
                     .as_ref()
                     .map_or(0, |l| l.0.accepting.load(Ordering::SeqCst));
                 if self.hub.live.load(Ordering::SeqCst) == 0 && accepting == 0 {
+                    self.hub.free_slots();
                     // Pass the news to a worker of the hub that may sleep.
                     self.hub.port.post(WAKE);
                     return Ok(());
