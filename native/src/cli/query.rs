@@ -340,4 +340,35 @@ mod tests {
             assert!(parse_seconds(bad, max).is_err(), "{bad}");
         }
     }
+
+    #[test]
+    fn a_stub_error_says_which_servers_gave_no_answer_unless_it_already_does() {
+        let servers: [SocketAddr; 2] =
+            ["192.0.2.1:53".parse().unwrap(), "[::1]:53".parse().unwrap()];
+        let bare = QueryFailure::from_stub(io::ErrorKind::TimedOut.into(), &servers);
+        assert_eq!(
+            bare,
+            QueryFailure::no_answer("no answer from 192.0.2.1:53, [::1]:53: timed out".into())
+        );
+        let would_block = QueryFailure::from_stub(io::ErrorKind::WouldBlock.into(), &servers);
+        assert_eq!(would_block, bare);
+        let said = "no answer from 192.0.2.1:53 within 2s";
+        assert_eq!(
+            QueryFailure::from_stub(io::Error::new(io::ErrorKind::TimedOut, said), &servers),
+            QueryFailure::no_answer(said.into())
+        );
+        let refused = QueryFailure::from_stub(io::ErrorKind::ConnectionRefused.into(), &servers);
+        assert_eq!(refused.status, EXIT_NO_ANSWER);
+        assert!(
+            refused
+                .message
+                .starts_with("no answer from 192.0.2.1:53, [::1]:53: "),
+            "{refused:?}"
+        );
+        let bad_name = QueryFailure::from_stub(
+            io::Error::new(io::ErrorKind::InvalidInput, "label too long"),
+            &servers,
+        );
+        assert_eq!(bad_name, QueryFailure::other("label too long".into()));
+    }
 }
