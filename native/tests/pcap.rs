@@ -257,6 +257,15 @@ impl PcapNg {
     }
 }
 
+/// The flow from `from` to `to` that carried `bytes`.
+fn flow(from: End, to: End, bytes: &[u8]) -> Flow {
+    Flow {
+        source: SocketAddr::from(from),
+        destination: SocketAddr::from(to),
+        bytes: bytes.to_vec(),
+    }
+}
+
 /// The internet checksum (RFC 1071).
 fn checksum(bytes: &[u8]) -> u16 {
     let mut sum: u32 = bytes
@@ -360,12 +369,6 @@ fn flows_are_keyed_by_both_ends_in_order_of_their_first_segment() {
         .data(CLIENT_A, SERVER, 8, b"query a")
         .data(SERVER, CLIENT_B, 1000, b"bravo")
         .data(SERVER, CLIENT_A, 0, b"alpha");
-    let at = |(ip, port): End| SocketAddr::from((ip, port));
-    let flow = |from, to, bytes: &[u8]| Flow {
-        source: at(from),
-        destination: at(to),
-        bytes: bytes.to_vec(),
-    };
     assert_eq!(
         flows(&capture.bytes).unwrap(),
         [
@@ -393,12 +396,6 @@ fn every_link_type_of_a_classic_capture() {
 
 #[test]
 fn pcapng_packets_are_framed_by_their_interface_in_their_section() {
-    let at = |(ip, port): End| SocketAddr::from((ip, port));
-    let flow = |from, to, bytes: &[u8]| Flow {
-        source: at(from),
-        destination: at(to),
-        bytes: bytes.to_vec(),
-    };
     let capture = PcapNg::new()
         .interface(Link::Ethernet)
         .interface(Link::LinuxSll)

@@ -86,7 +86,7 @@ impl Config {
     /// How often a worker looks for connections past their deadline: a
     /// quarter of the shortest timeout, [`LINGER`] included, and so at
     /// most 250 ms, but no more often than every 10 ms.
-    fn sweep_interval(&self) -> Duration {
+    pub(crate) fn sweep_interval(&self) -> Duration {
         let shortest = self
             .header_timeout
             .min(self.idle_timeout)
@@ -187,11 +187,6 @@ impl<H> Shared<H> {
                 (n < max).then_some(n + 1)
             })
             .is_ok()
-    }
-
-    /// How often a worker looks for connections past their deadline.
-    pub(crate) fn sweep_interval(&self) -> Duration {
-        self.config.sweep_interval()
     }
 
     /// The inbox of worker `index`, where the pool hands its requests back.

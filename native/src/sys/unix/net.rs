@@ -376,7 +376,7 @@ pub(crate) fn run<H: Handler>(
             handed: Vec::new(),
             date: DateCache::new(),
             now: Instant::now(),
-            sweep_every: shared.sweep_interval(),
+            sweep_every: shared.config.sweep_interval(),
             drain_until: None,
         }
         .run()

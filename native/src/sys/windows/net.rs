@@ -823,7 +823,7 @@ pub(crate) fn run<H: Handler>(
         listener: Some(listener),
         date: DateCache::new(),
         now: Instant::now(),
-        sweep_every: shared.sweep_interval(),
+        sweep_every: shared.config.sweep_interval(),
         drain_until: None,
         forced: false,
     };
