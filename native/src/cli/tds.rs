@@ -142,4 +142,48 @@ mod tests {
         assert!(last.starts_with(r#"{"error":"#), "{text}");
         assert!(last.contains(r#""offset":"#), "{text}");
     }
+
+    /// A reader that is interrupted before every read, hands out at most
+    /// `step` bytes a read, and notes the size of every buffer it is given.
+    struct Stuttering<'d> {
+        data: &'d [u8],
+        step: usize,
+        interrupted: bool,
+        asked: Vec<usize>,
+    }
+
+    impl Read for Stuttering<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            self.asked.push(buf.len());
+            self.interrupted = !self.interrupted;
+            if self.interrupted {
+                return Err(io::ErrorKind::Interrupted.into());
+            }
+            let n = buf.len().min(self.step).min(self.data.len());
+            buf[..n].copy_from_slice(&self.data[..n]);
+            self.data = &self.data[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn an_interrupted_read_is_retried_and_a_full_piece_asks_no_more() {
+        let mut source = Stuttering {
+            data: &DONE,
+            step: 4,
+            interrupted: false,
+            asked: Vec::new(),
+        };
+        let mut buf = [0; 10];
+        assert_eq!(read_piece(&mut source, &mut buf, true).unwrap(), 10);
+        assert_eq!(buf, DONE[..10]);
+        assert!(
+            source.asked.iter().all(|&len| len > 0),
+            "a full buffer was read into again: {:?}",
+            source.asked
+        );
+        assert_eq!(read_piece(&mut source, &mut buf, false).unwrap(), 3);
+        assert_eq!(buf[..3], DONE[10..]);
+        assert_eq!(read_piece(&mut source, &mut buf, false).unwrap(), 0);
+    }
 }
