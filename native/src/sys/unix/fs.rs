@@ -559,7 +559,8 @@ fn entry_error(code: c_int, name: &[u8; NAME_MAX + 1], whole: &[u8]) -> io::Erro
 
 #[cfg(test)]
 mod tests {
-    use super::{boundary_between, next_end};
+    use super::{NAME_MAX, boundary_between, component_error, entry_error, next_end};
+    use std::io;
 
     #[test]
     fn boundary_between_finds_component_ends_only() {
@@ -578,5 +579,21 @@ mod tests {
     fn next_end_stops_at_the_leaf() {
         assert_eq!(next_end(b"a//b", 1), Some(4));
         assert_eq!(next_end(b"a/b", 3), None);
+    }
+
+    #[test]
+    fn errors_name_the_entry_or_the_component() {
+        let mut name = [0; NAME_MAX + 1];
+        name[..5].copy_from_slice(b"stuck");
+        let e = entry_error(libc::EBUSY, &name, b"/top");
+        assert!(
+            e.to_string().ends_with("(entry 'stuck' under '/top')"),
+            "{e}"
+        );
+        let e = component_error(libc::ENOTDIR, b"/a/file/b", 7);
+        assert_eq!(e.kind(), io::ErrorKind::NotADirectory);
+        assert!(e.to_string().ends_with("(component '/a/file')"), "{e}");
+        let e = component_error(libc::ENOENT, b"/a", 99);
+        assert!(e.to_string().ends_with("(component '/a')"), "{e}");
     }
 }
