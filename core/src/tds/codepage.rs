@@ -346,7 +346,7 @@ const CP1258: [u16; 128] = [
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::string::String;
+    use std::string::{String, ToString};
 
     fn decode(page: CodePage, bytes: &[u8]) -> String {
         let mut out = String::new();
@@ -365,6 +365,19 @@ mod tests {
         );
         assert!(!CodePage::Windows(932).is_decoded());
         assert!(CodePage::Windows(437).is_decoded());
+    }
+
+    #[test]
+    fn numbers_and_names() {
+        let pages = [
+            (CodePage::Utf8, Some(65001), "UTF-8"),
+            (CodePage::Windows(1252), Some(1252), "CP1252"),
+            (CodePage::Unknown, None, "unknown"),
+        ];
+        for (page, number, name) in pages {
+            assert_eq!(page.number(), number, "{page:?}");
+            assert_eq!(page.to_string(), name);
+        }
     }
 
     #[test]

@@ -241,6 +241,32 @@ mod tests {
     }
 
     #[test]
+    fn each_accessor_reads_its_own_bit() {
+        let read = |status: DoneStatus| {
+            [
+                status.more(),
+                status.error(),
+                status.count(),
+                status.attention(),
+                status.server_error(),
+            ]
+        };
+        let bits = [
+            DoneStatus::MORE,
+            DoneStatus::ERROR,
+            DoneStatus::COUNT,
+            DoneStatus::ATTN,
+            DoneStatus::SRVERROR,
+        ];
+        for (i, bit) in bits.into_iter().enumerate() {
+            let alone = read(DoneStatus(bit));
+            assert_eq!(alone.iter().filter(|&&set| set).count(), 1, "{bit:#x}");
+            assert!(alone[i], "{bit:#x}");
+            assert!(!read(DoneStatus(!bit))[i], "all but {bit:#x}");
+        }
+    }
+
+    #[test]
     fn short_body() {
         assert_eq!(
             Done::parse(DoneKind::Done, &[0; 8], TdsVersion::V7_2).unwrap_err(),
