@@ -277,6 +277,39 @@ mod tests {
         assert_eq!(unknown.new, EnvValue::Raw(&[5, 9, 4]));
     }
 
+    /// A PACKET_SIZE change whose new value is `text` (ASCII), old value empty.
+    fn packet_size(text: &str) -> Option<u32> {
+        let mut body = std::vec![4, text.len() as u8];
+        for b in text.bytes() {
+            body.extend_from_slice(&[b, 0]);
+        }
+        body.push(0);
+        EnvChange::parse(&body).unwrap().packet_size()
+    }
+
+    #[test]
+    fn packet_size_is_the_new_value_in_decimal() {
+        assert_eq!(packet_size("4096"), Some(4096));
+        assert_eq!(packet_size("0"), Some(0));
+        assert_eq!(packet_size("4294967295"), Some(u32::MAX));
+        // Not a number: empty, past u32, or with a byte beside '0'..='9'.
+        for text in ["", "4294967296", "40/96", "40:96", "4096 "] {
+            assert_eq!(packet_size(text), None, "{text:?}");
+        }
+        // Another type has no packet size, even with digits for its value.
+        let database = EnvChange::parse(&[1, 1, b'8', 0, 0]).unwrap();
+        assert_eq!(database.packet_size(), None);
+    }
+
+    #[test]
+    fn routing_old_value_must_be_empty() {
+        let site = Site::token(TokenType::EnvChange);
+        assert_eq!(
+            EnvChange::parse(&[20, 7, 0, 0, 0x99, 0x05, 1, 0, b'h', 0, 1, 0]).unwrap_err(),
+            Error::new(ErrorKind::LengthMismatch(site), 10)
+        );
+    }
+
     #[test]
     fn upper_names() {
         // The type numbers of MS-TDS 2.2.7.9.
