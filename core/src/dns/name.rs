@@ -633,6 +633,9 @@ mod tests {
             (name.to_string(), after),
             ("www.example.com.".to_string(), end)
         );
+        let runs: std::vec::Vec<&[u8]> = name.runs().collect();
+        assert_eq!(runs, [&b"\x03www"[..], &b"\x07example\x03com"[..]]);
+        assert_eq!(std::format!("{name:?}"), "Name(www.example.com.)");
     }
 
     #[test]
