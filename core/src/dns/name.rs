@@ -835,4 +835,50 @@ mod tests {
         let fits = "abc.".repeat(63);
         assert_eq!(NameBuf::from_text(&fits).unwrap().as_bytes().len(), 253);
     }
+
+    /// Three labels of 63 and one of `last`, with or without the final dot.
+    fn four_labels(last: usize, dot: &str) -> std::string::String {
+        let full = "x".repeat(63);
+        std::format!("{full}.{full}.{full}.{}{dot}", "y".repeat(last))
+    }
+
+    #[test]
+    fn text_of_exactly_255_octets_fits() {
+        for dot in ["", "."] {
+            // 3 × 64 + 62 + the root = 255.
+            let name = NameBuf::from_text(&four_labels(61, dot)).unwrap();
+            assert_eq!(name.as_bytes().len(), 255, "dot {dot:?}");
+            // One more octet is refused at the label that does not fit.
+            assert_eq!(
+                NameBuf::from_text(&four_labels(62, dot)).unwrap_err(),
+                Error::new(ErrorKind::NameTooLong, 192),
+                "dot {dot:?}"
+            );
+        }
+    }
+
+    fn hash_of(name: &Name<'_>) -> u64 {
+        let mut hasher = std::hash::DefaultHasher::new();
+        name.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    #[test]
+    fn names_equal_whatever_the_case_and_compression_hash_alike() {
+        // `Example.COM` at 0, then `www` and a pointer to it at 13.
+        let message = b"\x07Example\x03COM\x00\x03www\xc0\x00";
+        let (compressed, _) = Name::parse(message, 13).unwrap();
+        let text = NameBuf::from_text("WWW.example.com.").unwrap();
+        assert!(compressed == text);
+        assert_eq!(hash_of(&compressed), hash_of(&text.as_name()));
+        let (other, _) = Name::parse(message, 0).unwrap();
+        assert!(other != text);
+        assert_ne!(hash_of(&other), hash_of(&compressed));
+        // The label boundaries are part of the hash: `ab.c.` is not `a.bc.`.
+        let ab_c = NameBuf::from_text("ab.c.").unwrap();
+        let a_bc = NameBuf::from_text("a.bc.").unwrap();
+        assert_ne!(hash_of(&ab_c.as_name()), hash_of(&a_bc.as_name()));
+        let cd_e = NameBuf::from_text("cd.e.").unwrap();
+        assert_ne!(hash_of(&ab_c.as_name()), hash_of(&cd_e.as_name()));
+    }
 }
