@@ -857,7 +857,7 @@ mod tests {
         }
     }
 
-    fn hash_of(name: &Name<'_>) -> u64 {
+    fn hash_of(name: &impl Hash) -> u64 {
         let mut hasher = std::hash::DefaultHasher::new();
         name.hash(&mut hasher);
         hasher.finish()
@@ -880,5 +880,8 @@ mod tests {
         assert_ne!(hash_of(&ab_c.as_name()), hash_of(&a_bc.as_name()));
         let cd_e = NameBuf::from_text("cd.e.").unwrap();
         assert_ne!(hash_of(&ab_c.as_name()), hash_of(&cd_e.as_name()));
+        // A NameBuf hashes as the name it holds.
+        assert_eq!(hash_of(&text), hash_of(&compressed));
+        assert_eq!(std::format!("{text:?}"), "NameBuf(WWW.example.com.)");
     }
 }
