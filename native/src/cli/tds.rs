@@ -144,10 +144,9 @@ mod tests {
     }
 
     /// A reader that is interrupted before every read, hands out at most
-    /// `step` bytes a read, and notes the size of every buffer it is given.
+    /// 4 bytes a read, and notes the size of every buffer it is given.
     struct Stuttering<'d> {
         data: &'d [u8],
-        step: usize,
         interrupted: bool,
         asked: Vec<usize>,
     }
@@ -159,7 +158,7 @@ mod tests {
             if self.interrupted {
                 return Err(io::ErrorKind::Interrupted.into());
             }
-            let n = buf.len().min(self.step).min(self.data.len());
+            let n = buf.len().min(4).min(self.data.len());
             buf[..n].copy_from_slice(&self.data[..n]);
             self.data = &self.data[n..];
             Ok(n)
@@ -170,7 +169,6 @@ mod tests {
     fn an_interrupted_read_is_retried_and_a_full_piece_asks_no_more() {
         let mut source = Stuttering {
             data: &DONE,
-            step: 4,
             interrupted: false,
             asked: Vec::new(),
         };
