@@ -141,4 +141,33 @@ mod tests {
         // fNullable is bit 0 alone [MS-TDS 2.2.7.4].
         assert!(ColumnFlags(0x0001).nullable() && !ColumnFlags(0xFFFE).nullable());
     }
+
+    #[test]
+    fn each_flag_reads_its_own_bit_and_no_other() {
+        // The single bits of MS-TDS 2.2.7.4, by accessor.
+        let accessors: [(u16, fn(ColumnFlags) -> bool); 10] = [
+            (0x0001, ColumnFlags::nullable),
+            (0x0002, ColumnFlags::case_sensitive),
+            (0x0010, ColumnFlags::identity),
+            (0x0020, ColumnFlags::computed),
+            (0x0100, ColumnFlags::fixed_len_clr_type),
+            (0x0400, ColumnFlags::sparse_column_set),
+            (0x0800, ColumnFlags::encrypted),
+            (0x2000, ColumnFlags::hidden),
+            (0x4000, ColumnFlags::key),
+            (0x8000, ColumnFlags::nullable_unknown),
+        ];
+        for (bit, read) in accessors {
+            assert!(read(ColumnFlags(bit)), "{bit:#06x} alone");
+            assert!(!read(ColumnFlags(!bit)), "every bit but {bit:#06x}");
+        }
+        for updateable in 0..4 {
+            let flags = ColumnFlags(updateable << 2);
+            assert_eq!(flags.updateable(), updateable as u8);
+            assert_eq!(
+                ColumnFlags(!(0x3 << 2) | flags.0).updateable(),
+                updateable as u8
+            );
+        }
+    }
 }

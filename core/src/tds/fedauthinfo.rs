@@ -116,5 +116,59 @@ mod tests {
             FedAuthInfo::parse(&[0xff, 0xff, 0xff, 0xff]).unwrap_err(),
             Error::new(ErrorKind::LengthOverflow(site), 0)
         );
+        // Two options need 18 bytes of entries; 17 follow the count.
+        let mut short = [0; 21];
+        short[0] = 2;
+        assert_eq!(
+            FedAuthInfo::parse(&short).unwrap_err(),
+            Error::new(ErrorKind::LengthOverflow(site), 0)
+        );
+    }
+
+    #[test]
+    fn entries_that_fill_the_body_exactly() {
+        // One SPN entry of no text, its data at the body's very end.
+        let body = [1, 0, 0, 0, 2, 0, 0, 0, 0, 13, 0, 0, 0];
+        let info = FedAuthInfo::parse(&body).unwrap();
+        assert!(info.spn().unwrap().is_empty());
+        assert!(info.sts_url().is_none());
+    }
+
+    #[test]
+    fn two_options_in_order_each_with_its_own_data() {
+        #[rustfmt::skip]
+        let body = [
+            2, 0, 0, 0,
+            1, 4, 0, 0, 0, 22, 0, 0, 0,
+            0x7f, 3, 0, 0, 0, 26, 0, 0, 0,
+            b'u', 0, b'r', 0,
+            0xaa, 0xbb, 0xcc,
+        ];
+        let info = FedAuthInfo::parse(&body).unwrap();
+        let options = info.options().collect::<std::vec::Vec<_>>();
+        assert_eq!(options.len(), 2);
+        assert_eq!(options[0].id, FedAuthInfoId::StsUrl);
+        assert_eq!(options[0].data, b"u\0r\0");
+        assert_eq!(options[1].id, FedAuthInfoId::Unknown(0x7f));
+        assert_eq!(options[1].data, [0xaa, 0xbb, 0xcc]);
+        assert!(info.sts_url().unwrap() == "ur");
+        assert!(info.spn().is_none());
+    }
+
+    #[test]
+    fn only_known_ids_must_hold_text() {
+        let site = Site::token(TokenType::FedAuthInfo);
+        // An SPN whose second unit is a lone low surrogate, its data at 14.
+        let mut body = [
+            1, 0, 0, 0, 2, 4, 0, 0, 0, 14, 0, 0, 0, 0, b'a', 0, 0x00, 0xdc,
+        ];
+        assert_eq!(
+            FedAuthInfo::parse(&body).unwrap_err(),
+            Error::new(ErrorKind::InvalidUcs2(site), 16)
+        );
+        // The same bytes under an id leanwire does not know are kept as they are.
+        body[4] = 0x7f;
+        let info = FedAuthInfo::parse(&body).unwrap();
+        assert_eq!(info.options().next().unwrap().data, [b'a', 0, 0x00, 0xdc]);
     }
 }

@@ -92,6 +92,7 @@ impl fmt::Display for LoginAck<'_> {
 mod tests {
     use super::*;
     use crate::tds::{Error, ErrorKind};
+    use std::string::ToString;
 
     #[test]
     fn real_server_name_has_nuls() {
@@ -105,6 +106,10 @@ mod tests {
         assert!(ack.prog_name == "Microsoft SQL Server\0\0");
         assert_eq!(ack.program_name(), "Microsoft SQL Server");
         assert_eq!(ack.build(), 5512);
+        assert_eq!(
+            ack.to_string(),
+            r#"interface=1 tds=0x730B0003 prog="Microsoft SQL Server" version=10.0.5512"#
+        );
         body.push(0);
         assert_eq!(
             LoginAck::parse(&body).unwrap_err(),

@@ -71,3 +71,41 @@ impl fmt::Display for Order<'_> {
         f.write_str("]")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::string::ToString;
+
+    #[test]
+    fn an_odd_body_is_refused_at_its_last_byte() {
+        let site = Site::token(TokenType::Order);
+        assert_eq!(
+            Order::parse(&[3, 0, 4]).unwrap_err(),
+            Error::new(ErrorKind::LengthMismatch(site), 2)
+        );
+        assert_eq!(
+            Order::parse(&[1]).unwrap_err(),
+            Error::new(ErrorKind::LengthMismatch(site), 0)
+        );
+    }
+
+    #[test]
+    fn counts_columns_and_writes_only_its_own_bytes() {
+        let empty = Order::parse(&[]).unwrap();
+        assert!(empty.is_empty());
+        assert_eq!((empty.len(), empty.emitted_len()), (0, 0));
+        assert_eq!(empty.to_string(), "[]");
+
+        let order = Order::parse(&[2, 0, 0x01, 0x01, 7, 0]).unwrap();
+        assert!(!order.is_empty());
+        assert_eq!((order.len(), order.emitted_len()), (3, 6));
+        assert_eq!(order.columns().collect::<std::vec::Vec<_>>(), [2, 257, 7]);
+        assert_eq!(order.to_string(), "[2, 257, 7]");
+        assert_eq!(Order::parse(&[9, 0]).unwrap().to_string(), "[9]");
+
+        let mut out = [0xa5; 8];
+        order.emit(&mut out);
+        assert_eq!(out, [2, 0, 1, 1, 7, 0, 0xa5, 0xa5]);
+    }
+}

@@ -92,10 +92,21 @@ mod tests {
         let body = [1, 0, 0, 0, 0, 3, 0xff, 1, 0, 0, 0, 0x42];
         let state = SessionState::parse(&body).unwrap();
         assert_eq!(state.entries().count(), 1);
+        assert!(!state.recoverable());
         let site = Site::token(TokenType::SessionState);
         assert_eq!(
             SessionState::parse(&body[..11]).unwrap_err(),
             Error::new(ErrorKind::LengthMismatch(site), 11)
         );
+    }
+
+    #[test]
+    fn recoverable_is_the_low_status_bit() {
+        for (status, recoverable) in [(0x00, false), (0x01, true), (0xfe, false), (0xff, true)] {
+            let body = [9, 0, 0, 0, status];
+            let state = SessionState::parse(&body).unwrap();
+            assert_eq!(state.recoverable(), recoverable, "status {status:#04x}");
+            assert_eq!(state.entries().count(), 0);
+        }
     }
 }
