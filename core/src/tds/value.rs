@@ -493,6 +493,14 @@ mod tests {
             "-1234567890123"
         );
         assert_eq!(show(ti(DataType::IntN, 1), &[255]), "255");
+        let int_n = |bytes: &'static [u8]| Value::new(ti(DataType::IntN, 8), Some(bytes)).unwrap();
+        assert_eq!(int_n(&[255]).get(), SqlValue::TinyInt(255));
+        assert_eq!(int_n(&[0xfe, 0xff]).get(), SqlValue::SmallInt(-2));
+        assert_eq!(int_n(&[0xfe, 0xff, 0xff, 0xff]).get(), SqlValue::Int(-2));
+        assert_eq!(
+            int_n(&[0xfe, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]).get(),
+            SqlValue::BigInt(-2)
+        );
         assert_eq!(show(ti(DataType::BitN, 1), &[1]), "true");
         assert_eq!(show(ti(DataType::Bit, 1), &[0]), "false");
         assert_eq!(show(ti(DataType::Real, 4), &9.5f32.to_le_bytes()), "9.5");
@@ -578,5 +586,79 @@ mod tests {
             .variant_type()
             .unwrap();
         assert_eq!(inner.to_string(), "int");
+        assert_eq!(inner.max_len, TypeInfo::new(DataType::Int).max_len);
+    }
+
+    /// The value a SQL_VARIANT of `bytes` holds, its inner type, and the
+    /// same data decoded under that type directly.
+    fn variant_and_direct(bytes: &[u8]) -> Option<(SqlValue<'_>, TypeInfo<'static>, SqlValue<'_>)> {
+        let value = Value::new(ti(DataType::Variant, 8016), Some(bytes))?;
+        let inner = value.variant_type().expect("a variant's inner type");
+        let data = &bytes[2 + usize::from(bytes[1])..];
+        Some((value.get(), inner, Value::new(inner, Some(data))?.get()))
+    }
+
+    #[test]
+    fn variants_of_each_property_layout() {
+        let guid = [
+            0x24, 0, 0xff, 0x19, 0x96, 0x6f, 0x86, 0x8b, 0x11, 0xd0, 0xb4, 0x2d, 0, 0xc0, 0x4f,
+            0xc9, 0x64, 0xff,
+        ];
+        let (value, inner, direct) = variant_and_direct(&guid).unwrap();
+        assert!(matches!(value, SqlValue::Guid(_)) && value == direct);
+        assert_eq!((inner.data_type, inner.max_len), (DataType::Guid, 16));
+        assert!(
+            variant_and_direct(&guid[..17]).is_none(),
+            "15 bytes of GUID"
+        );
+
+        let (value, inner, direct) = variant_and_direct(&[0x28, 0, 0x0a, 0x46, 0x0b]).unwrap();
+        assert!(matches!(value, SqlValue::Date(_)) && value == direct);
+        assert_eq!(inner.data_type, DataType::Date);
+
+        // time(3) of 1.5 s, and a datetime2(7) and a datetimeoffset(0).
+        let (value, inner, direct) = variant_and_direct(&[0x29, 1, 3, 0xdc, 0x05, 0, 0]).unwrap();
+        assert!(matches!(value, SqlValue::Time(_)) && value == direct);
+        assert_eq!((inner.data_type, inner.scale), (DataType::Time, 3));
+        let datetime2 = [0x2a, 1, 7, 1, 0, 0, 0, 0, 0x0a, 0x46, 0x0b];
+        let (value, inner, direct) = variant_and_direct(&datetime2).unwrap();
+        assert!(matches!(value, SqlValue::DateTime2(_)) && value == direct);
+        assert_eq!(inner.scale, 7);
+        let offset = [0x2b, 1, 0, 1, 0, 0, 0x0a, 0x46, 0x0b, 0x3c, 0];
+        let (value, _, direct) = variant_and_direct(&offset).unwrap();
+        assert!(matches!(value, SqlValue::DateTimeOffset(_)) && value == direct);
+        // A scale past 7.
+        assert!(variant_and_direct(&[0x29, 1, 8, 0, 0, 0, 0, 0]).is_none());
+
+        let (value, inner, _) = variant_and_direct(&[0xa5, 2, 4, 0, 0xab, 0xcd]).unwrap();
+        assert_eq!(value, SqlValue::Binary(&[0xab, 0xcd]));
+        assert_eq!(
+            (inner.data_type, inner.max_len),
+            (DataType::BigVarBinary, 4)
+        );
+        let (value, inner, _) = variant_and_direct(&[0xad, 2, 2, 0, 0xab, 0xcd]).unwrap();
+        assert_eq!(value, SqlValue::Binary(&[0xab, 0xcd]));
+        assert_eq!((inner.data_type, inner.max_len), (DataType::BigBinary, 2));
+        assert!(
+            variant_and_direct(&[0xa5, 2, 1, 0, 0xab, 0xcd]).is_none(),
+            "past its max length"
+        );
+    }
+
+    #[test]
+    fn variant_decimals_hold_precision_1_to_38_and_scale_up_to_it() {
+        let decimal = |precision: u8, scale: u8| {
+            let bytes = [0x6a, 2, precision, scale, 1, 7, 0, 0, 0];
+            variant_and_direct(&bytes).map(|(value, inner, direct)| {
+                assert_eq!(value, direct);
+                (inner.precision, inner.scale)
+            })
+        };
+        assert_eq!(decimal(1, 0), Some((1, 0)));
+        assert_eq!(decimal(2, 2), Some((2, 2)));
+        assert_eq!(decimal(38, 38), Some((38, 38)));
+        assert_eq!(decimal(0, 0), None);
+        assert_eq!(decimal(39, 0), None);
+        assert_eq!(decimal(2, 3), None);
     }
 }
