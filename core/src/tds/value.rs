@@ -646,6 +646,40 @@ mod tests {
     }
 
     #[test]
+    fn datetime_ticks_stop_short_of_a_whole_day() {
+        let datetime = ti(DataType::DateTime, 8);
+        // 300 ticks a second: 25,920,000 is midnight of the next day.
+        assert_eq!(
+            check_value(&datetime, &[0, 0, 0, 0, 0xff, 0x81, 0x8b, 0x01]),
+            Ok(())
+        );
+        assert_eq!(
+            check_value(&datetime, &[0, 0, 0, 0, 0x00, 0x82, 0x8b, 0x01]),
+            Err(4)
+        );
+    }
+
+    #[test]
+    fn variant_errors_are_at_the_inner_bytes_that_are_wrong() {
+        let variant = ti(DataType::Variant, 8016);
+        // A datetime whose ticks pass a day: its data starts at 2.
+        let datetime = [0x3d, 0, 0, 0, 0, 0, 0x00, 0x82, 0x8b, 0x01];
+        assert_eq!(check_value(&variant, &datetime), Err(6));
+        // An nvarchar whose second unit is a lone low surrogate: data at 9.
+        let text = [0xe7, 7, 9, 4, 0xd0, 0, 0x34, 10, 0, b'a', 0, 0, 0xdc];
+        assert_eq!(check_value(&variant, &text), Err(11));
+        // Data that does not fit its type is refused where the data starts.
+        let guid = [0x24, 0, 1, 2, 3];
+        assert_eq!(check_value(&variant, &guid), Err(2));
+        assert_eq!(check_value(&variant, &guid[..2]), Err(2), "a GUID of no bytes");
+        let binary = [0xa5, 2, 1, 0, 0xab, 0xcd];
+        assert_eq!(check_value(&variant, &binary), Err(4));
+        let varchar = [0xa7, 7, 9, 4, 0xd0, 0, 0x34, 1, 0, b'a', b'b'];
+        assert_eq!(check_value(&variant, &varchar), Err(9));
+        assert_eq!(check_value(&variant, &varchar[..10]), Ok(()));
+    }
+
+    #[test]
     fn variant_decimals_hold_precision_1_to_38_and_scale_up_to_it() {
         let decimal = |precision: u8, scale: u8| {
             let bytes = [0x6a, 2, precision, scale, 1, 7, 0, 0, 0];
