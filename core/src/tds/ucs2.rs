@@ -381,6 +381,21 @@ mod tests {
     }
 
     #[test]
+    fn len_units_counts_code_units_not_characters() {
+        assert_eq!(Ucs2Str::EMPTY.len_units(), 0);
+        assert_eq!(Ucs2Str::new(&[b'h', 0]).unwrap().len_units(), 1);
+        assert_eq!(
+            Ucs2Str::new(&[b'h', 0, b'i', 0, b'!', 0])
+                .unwrap()
+                .len_units(),
+            3
+        );
+        // U+1F600 is one character in two units, a surrogate pair.
+        let pair = Ucs2Str::new(&[0x3d, 0xd8, 0x00, 0xde]).unwrap();
+        assert_eq!(pair.len_units(), 2);
+    }
+
+    #[test]
     fn the_scan_sees_exactly_the_surrogates() {
         // The scan only decides whether the exact check runs, so a scan
         // that saw surrogates everywhere would still give right answers,

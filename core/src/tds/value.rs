@@ -671,7 +671,11 @@ mod tests {
         // Data that does not fit its type is refused where the data starts.
         let guid = [0x24, 0, 1, 2, 3];
         assert_eq!(check_value(&variant, &guid), Err(2));
-        assert_eq!(check_value(&variant, &guid[..2]), Err(2), "a GUID of no bytes");
+        assert_eq!(
+            check_value(&variant, &guid[..2]),
+            Err(2),
+            "a GUID of no bytes"
+        );
         let binary = [0xa5, 2, 1, 0, 0xab, 0xcd];
         assert_eq!(check_value(&variant, &binary), Err(4));
         let varchar = [0xa7, 7, 9, 4, 0xd0, 0, 0x34, 1, 0, b'a', b'b'];
