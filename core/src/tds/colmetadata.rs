@@ -145,7 +145,8 @@ mod tests {
     #[test]
     fn each_flag_reads_its_own_bit_and_no_other() {
         // The single bits of MS-TDS 2.2.7.4, by accessor.
-        let accessors: [(u16, fn(ColumnFlags) -> bool); 10] = [
+        type Accessor = fn(ColumnFlags) -> bool;
+        let accessors: [(u16, Accessor); 10] = [
             (0x0001, ColumnFlags::nullable),
             (0x0002, ColumnFlags::case_sensitive),
             (0x0010, ColumnFlags::identity),
