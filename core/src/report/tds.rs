@@ -468,3 +468,50 @@ fn env_text(value: &EnvValue<'_>) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tds::{DataType, TypeInfo};
+
+    fn json(data_type: DataType, bytes: &[u8]) -> JsonValue {
+        let value = Value::new(TypeInfo::new(data_type), Some(bytes)).expect("a valid value");
+        JsonValue::of(&value)
+    }
+
+    #[test]
+    fn a_bigint_is_a_number_only_while_a_double_holds_it_exactly() {
+        let bigint = |n: i64| json(DataType::BigInt, &n.to_le_bytes());
+        for n in [9_007_199_254_740_991, -9_007_199_254_740_991] {
+            assert_eq!(bigint(n), JsonValue::Int(n));
+        }
+        assert_eq!(
+            bigint(9_007_199_254_740_992),
+            JsonValue::Text("9007199254740992".into())
+        );
+        assert_eq!(
+            bigint(-9_007_199_254_740_992),
+            JsonValue::Text("-9007199254740992".into())
+        );
+    }
+
+    #[test]
+    fn floats_are_numbers_unless_json_cannot_hold_them() {
+        let real = |x: f32| json(DataType::Real, &x.to_le_bytes());
+        let float = |x: f64| json(DataType::Float, &x.to_le_bytes());
+        assert_eq!(real(9.5), JsonValue::Float(9.5));
+        assert_eq!(float(-0.25), JsonValue::Float(-0.25));
+        assert_eq!(real(f32::INFINITY), JsonValue::Text("inf".into()));
+        assert_eq!(real(f32::NAN), JsonValue::Text("NaN".into()));
+        assert_eq!(float(f64::NEG_INFINITY), JsonValue::Text("-inf".into()));
+    }
+
+    #[test]
+    fn an_unknown_env_change_lists_its_bytes_in_decimal() {
+        assert_eq!(env_text(&EnvValue::Raw(&[])), "Raw([])");
+        assert_eq!(env_text(&EnvValue::Raw(&[7])), "Raw([7])");
+        assert_eq!(env_text(&EnvValue::Raw(&[1, 0, 255])), "Raw([1, 0, 255])");
+        assert_eq!(env_text(&EnvValue::Bytes(&[])), "");
+        assert_eq!(env_text(&EnvValue::Bytes(&[0xab, 1])), "0xAB01");
+    }
+}
