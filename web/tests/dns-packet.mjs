@@ -211,6 +211,24 @@ for (const { file, buf } of vectors) {
   compareCorruptions(file, buf);
 }
 
+// Text beyond ASCII, in UTF-16 two units for a character outside the BMP,
+// with more strings after it in the same message.
+const wide = peer.encode({
+  type: "response",
+  id: 7,
+  flags: peer.RECURSION_DESIRED,
+  questions: [{ type: "CNAME", name: "😀.example" }],
+  answers: [
+    { type: "CNAME", name: "😀.example", data: "ü.😀.ß.example" },
+    { type: "MX", name: "b.example", data: { preference: 5, exchange: "m😀il.example" } },
+    { type: "SOA", name: "example", data: { mname: "ns.example", rname: "h😀st.master.example", serial: 1 } },
+  ],
+});
+compareDecode("names beyond ASCII", wide);
+compareEncode("names beyond ASCII", wide);
+compareCodecs("names beyond ASCII", wide);
+check(lw.decode(wide).answers.map((a) => a.name).join(" ") === "😀.example b.example example", "names after a character outside the BMP");
+
 const nameVectors = compareNames();
 
 // The flags, and the names dns-packet exports.

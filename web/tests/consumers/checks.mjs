@@ -38,6 +38,8 @@ export function checkLeanwire(leanwire) {
   const folded = leanwire.parseActorPath("AKKA.tcp://sÿs@HÖST.example:1/ç#-5");
   equal([folded.address, folded.elements, folded.uid],
     [{ protocol: "akka.tcp", system: "sÿs", host: "höst.example", port: 1 }, ["ç"], -5], "non-ASCII case folding");
+  // Character by character, as .NET lowercases: a final capital sigma is σ, not toLowerCase's ς.
+  equal(leanwire.parseActorPath("akka.tcp://s@ΟΔΟΣ:1/a").address.host, "οδοσ", "a final sigma");
   pass();
   throws(() => leanwire.parseActorPath("akka://sys@host/user"), LeanwireError, "MissingPort", 15, "missing port");
   throws(() => leanwire.parseActorPath("akka://a", "scala"), LeanwireError, "UnknownDialect", 0, "bad dialect");
