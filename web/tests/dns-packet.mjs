@@ -211,8 +211,8 @@ for (const { file, buf } of vectors) {
   compareCorruptions(file, buf);
 }
 
-// Text beyond ASCII, in UTF-16 two units for a character outside the BMP,
-// with more strings after it in the same message.
+// Names beyond ASCII, among them a character outside the BMP (two UTF-16
+// units), with more strings after it in the same message.
 const wide = peer.encode({
   type: "response",
   id: 7,
