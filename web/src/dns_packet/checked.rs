@@ -389,7 +389,7 @@ mod tests {
     #[test]
     fn core_takes_the_types_the_vectors_lack_and_reads_them_as_dns_packet_does() {
         let hash = [0x5a; 20];
-        let cases: [(&str, u16, Vec<u8>); 7] = [
+        let cases: [(&str, u16, Vec<u8>); 8] = [
             ("DNAME", 39, wire("frobozz-division.acme.example.")),
             ("HINFO", 13, [string(b"NeXT"), string(b"UNIX")].concat()),
             (
@@ -408,6 +408,7 @@ mod tests {
                 .concat(),
             ),
             ("SSHFP", 44, [&[2, 1][..], &hash].concat()),
+            ("SSHFP", 44, [&[4, 2][..], &[0x33; 32]].concat()),
             (
                 "NAPTR",
                 35,
@@ -427,6 +428,61 @@ mod tests {
             let core = through_core(&buf);
             assert!(core.is_some(), "core's codec declines the {name} record");
             assert_eq!(core, in_dns_packet_order(&buf), "{name}");
+        }
+    }
+
+    /// An OPT record, in a response's additional section, whose data is `options`.
+    fn with_options(options: &[u8]) -> Vec<u8> {
+        let mut m = vec![0x12, 0x34, 0x81, 0x80, 0, 0, 0, 0, 0, 0, 0, 1];
+        m.extend([0, 0, 41, 0x04, 0xd0, 0, 0, 0, 0]);
+        m.extend((options.len() as u16).to_be_bytes());
+        m.extend_from_slice(options);
+        m
+    }
+
+    #[test]
+    fn core_takes_the_edns_options_dns_packet_reads_fields_from() {
+        let cases: [(&str, &[u8]); 5] = [
+            ("CLIENT_SUBNET v4", &[0, 8, 0, 7, 0, 1, 24, 0, 192, 0, 2]),
+            (
+                "CLIENT_SUBNET v6",
+                &[0, 8, 0, 8, 0, 2, 32, 0, 0x20, 1, 0x0d, 0xb8],
+            ),
+            ("TCP_KEEPALIVE with a timeout", &[0, 11, 0, 2, 0x01, 0x2c]),
+            ("TCP_KEEPALIVE without one", &[0, 11, 0, 0]),
+            ("KEY_TAG", &[0, 14, 0, 4, 0x4f, 0x66, 0x9c, 0x1a]),
+        ];
+        for (name, options) in cases {
+            let buf = with_options(options);
+            let core = through_core(&buf);
+            assert!(core.is_some(), "core's codec declines {name}");
+            assert_eq!(core, in_dns_packet_order(&buf), "{name}");
+        }
+    }
+
+    #[test]
+    fn core_declines_what_dns_packet_reads_otherwise() {
+        let declined: [(&str, Vec<u8>); 5] = [
+            // dns-packet reads the hash type's length, not RDLENGTH's.
+            (
+                "SSHFP SHA-1 of 32 bytes",
+                with_answer(44, &[[2, 1].as_slice(), &[0; 32]].concat()),
+            ),
+            (
+                "SSHFP of hash type 3",
+                with_answer(44, &[[2, 3].as_slice(), &[0; 32]].concat()),
+            ),
+            // dns-packet throws on a protocol other than 3.
+            (
+                "DNSKEY protocol 4",
+                with_answer(48, &[1, 1, 4, 8, 0xaa, 0xbb]),
+            ),
+            // Too short for the fields dns-packet reads.
+            ("TCP_KEEPALIVE of 1 byte", with_options(&[0, 11, 0, 1, 9])),
+            ("KEY_TAG of 3 bytes", with_options(&[0, 14, 0, 3, 1, 2, 3])),
+        ];
+        for (name, buf) in declined {
+            assert_eq!(through_core(&buf), None, "{name}");
         }
     }
 }

@@ -149,6 +149,16 @@ mod tests {
     }
 
     #[test]
+    fn a_label_is_ascii_only_if_every_part_is() {
+        let mut out = Vec::new();
+        assert!(label(&mut out, b"john.doe", true));
+        assert!(!label(&mut out, "jöhn.doe".as_bytes(), true));
+        assert!(!label(&mut out, "john.döe".as_bytes(), true));
+        assert!(!label(&mut out, "jöhn".as_bytes(), false));
+        assert!(label(&mut out, b"", false));
+    }
+
+    #[test]
     fn invalid_utf8_reads_as_replacement_characters() {
         let mut out = Vec::new();
         lossy(&mut out, b"a\xffb\xe2\x82");
