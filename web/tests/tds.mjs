@@ -98,19 +98,21 @@ function leanwire(stream, pieces, options = {}) {
   return { tokens, error: null };
 }
 
-/** tedious's rows (arrays of values) and its error, if it stopped. */
+/** tedious's rows (arrays of values), its other tokens, and its error, if it stopped. */
 async function tedious(stream) {
   const tokens = stream.tokensOnly ? stream.bytes : payloads(stream.bytes);
   const options = { tdsVersion: stream.version.replace(".", "_"), useUTC: true, lowerCaseGuids: false };
   const rows = [];
+  const others = [];
   try {
     for await (const token of Parser.parseTokens([tokens], new Debug(), options)) {
       if (token.name === "ROW" || token.name === "NBCROW") rows.push(token.columns.map((c) => c.value));
+      else others.push(token);
     }
   } catch (error) {
-    return { rows, error };
+    return { rows, others, error };
   }
-  return { rows, error: null };
+  return { rows, others, error: null };
 }
 
 /** A value in a form that `deepStrictEqual` compares as tedious and leanwire mean it. */
@@ -143,6 +145,118 @@ function split(bytes, size) {
   return out;
 }
 
+// --- The other tokens, against tedious ------------------------------------------------
+
+/** tedious's token, other than a row, as leanwire's TdsReader gives it; null where leanwire has no token of its own. */
+function fromTedious(t) {
+  switch (t.name) {
+    case "INFO":
+    case "ERROR":
+      return { token: t.name, number: t.number, state: t.state, class: t.class, message: t.message, server: t.serverName, procedure: t.procName, line: t.lineNumber };
+    case "DONE":
+    case "DONEPROC":
+    case "DONEINPROC":
+      // tedious gives the row count only with the COUNT bit.
+      return { token: t.name, more: t.more, error: t.sqlError, attention: t.attention, serverError: t.serverError, curcmd: t.curCmd, rowcount: t.rowCount };
+    case "ENVCHANGE": {
+      // leanwire names the types as MS-TDS does, and gives a collation's
+      // bytes where tedious decodes them; tedious gives a packet size as a number.
+      const collation = t.type === "SQL_COLLATION";
+      const value = (v) => (collation ? null : Buffer.isBuffer(v) ? hex(v) : String(v));
+      return { token: "ENVCHANGE", type: ENV_TYPES[t.type] ?? t.type, new: value(t.newValue), old: value(t.oldValue) };
+    }
+    case "LOGINACK": {
+      const v = t.progVersion;
+      return {
+        token: "LOGINACK",
+        interface: LOGIN_INTERFACES[t.interface],
+        // undefined for a version tedious does not know.
+        tdsVersion: t.tdsVersion?.replace("_", ".").replace("_", ""),
+        progName: t.progName.replace(/\0+$/, ""),
+        progVersion: `${v.major}.${v.minor}.${(v.buildNumHi << 8) | v.buildNumLow}`,
+      };
+    }
+    case "COLMETADATA":
+      return {
+        token: "COLMETADATA",
+        columns: t.columns.map((c) => ({
+          name: c.colName,
+          type: c.type.type === "GUIDN" ? "GUID" : c.type.type,
+          nullable: (c.flags & 1) === 1,
+          length: c.dataLength,
+          precision: c.precision,
+          scale: c.scale,
+        })),
+      };
+    case "ORDER":
+      return { token: "ORDER", columns: t.orderColumns };
+    case "RETURNSTATUS":
+      return { token: "RETURNSTATUS", value: t.value };
+    case "RETURNVALUE":
+      return { token: "RETURNVALUE", ordinal: t.paramOrdinal, name: t.paramName, value: plain(t.value) };
+    case "SSPICHALLENGE":
+      return { token: "SSPI", text: `SSPI 0x${hex(t.ntlmpacketBuffer)}` };
+    case "FEDAUTHINFO": {
+      const utf16 = (text) => `0x${hex(Buffer.from(text, "utf16le"))}`;
+      return { token: "FEDAUTHINFO", text: `FEDAUTHINFO SPN=${utf16(t.spn)} STSURL=${utf16(t.stsurl)}` };
+    }
+    case "FEATUREEXTACK":
+      return { token: "FEATUREEXTACK" };
+    default:
+      return null;
+  }
+}
+const hex = (bytes) => Buffer.from(bytes).toString("hex").toUpperCase();
+const ENV_TYPES = { SQL_COLLATION: "COLLATION", BEGIN_TXN: "BEGIN_TRANSACTION", COMMIT_TXN: "COMMIT_TRANSACTION", ROLLBACK_TXN: "ROLLBACK_TRANSACTION" };
+const LOGIN_INTERFACES = { SQL_DFLT: 0, SQL_TSQL: 1 };
+
+/** leanwire's token in the form of `fromTedious`'s, with what tedious leaves out (`peer`) left out. */
+function comparable(t, peer) {
+  switch (t.token) {
+    case "DONE":
+    case "DONEPROC":
+    case "DONEINPROC": {
+      const has = (name) => t.status.includes(name);
+      return { token: t.token, more: has("MORE"), error: has("ERROR"), attention: has("ATTN"), serverError: has("SRVERROR"), curcmd: t.curcmd, rowcount: has("COUNT") ? t.rowcount : undefined };
+    }
+    case "ENVCHANGE": {
+      const value = (v) => (t.type === "COLLATION" ? null : Buffer.isBuffer(v) ? hex(v) : v);
+      return { token: "ENVCHANGE", type: t.type, new: value(t.new), old: value(t.old) };
+    }
+    case "COLMETADATA":
+      return {
+        token: "COLMETADATA",
+        columns: t.columns.map((c, i) => {
+          const theirs = peer?.columns?.[i] ?? {};
+          // tedious gives no length, precision or scale where the type has
+          // none, and 0xFFFF as the length of a (max) type, where leanwire's is null.
+          const length = c.length === null && theirs.length === 0xffff ? 0xffff : c.length;
+          const given = (key, value) => (theirs[key] === undefined ? undefined : value);
+          return { name: c.name, type: c.type, nullable: c.nullable, length: given("length", length), precision: given("precision", c.precision), scale: given("scale", c.scale) };
+        }),
+      };
+    case "RETURNVALUE":
+      return { ...t, value: plain(t.value) };
+    case "FEATUREEXTACK":
+      return { token: "FEATUREEXTACK" };
+    default:
+      return t;
+  }
+}
+
+/**
+ * leanwire's tokens other than rows against tedious's, up to where either
+ * stopped; leanwire also gives an ENVCHANGE of a type it does not know
+ * (`0XNN`), which tedious skips. Returns leanwire's tokens that were compared.
+ */
+function compareOthers(tokens, peerTokens) {
+  const ours = tokens.filter((t) => t.token !== "ROW" && t.token !== "NBCROW" && !t.type?.startsWith("0X"));
+  const theirs = peerTokens.map(fromTedious).filter((t) => t !== null);
+  const n = Math.min(ours.length, theirs.length);
+  deepStrictEqual(ours.slice(0, n).map((t, i) => comparable(t, theirs[i])), theirs.slice(0, n));
+  return ours.slice(0, n);
+}
+
 // --- Every stream, every feeding, against tedious -----------------------------
 
 /**
@@ -159,6 +273,8 @@ const DELIBERATE = {
 };
 
 const all = streams();
+let othersCompared = 0;
+const kindsCompared = new Set();
 for (const stream of all) {
   const whole = leanwire(stream, [stream.bytes]);
   check(`${stream.name}: fed 1 byte at a time`, () => {
@@ -182,8 +298,19 @@ for (const stream of all) {
       deepStrictEqual(plain(rowsOf(whole.tokens).slice(0, peer.rows.length)), plain(peer.rows));
     }
   });
+  check(`${stream.name}: the other tokens as tedious reads them`, () => {
+    for (const t of compareOthers(whole.tokens, peer.others)) {
+      othersCompared += 1;
+      kindsCompared.add(t.token);
+    }
+  });
 }
 ok(all.length >= 30, `only ${all.length} streams`);
+check("the other tokens compared cover every kind the streams hold", () => {
+  ok(othersCompared >= 50, `only ${othersCompared} tokens compared`);
+  const kinds = ["COLMETADATA", "DONE", "DONEPROC", "DONEINPROC", "INFO", "ENVCHANGE", "LOGINACK", "ORDER", "RETURNSTATUS", "SSPI", "FEDAUTHINFO", "FEATUREEXTACK"];
+  deepStrictEqual(kinds.filter((kind) => !kindsCompared.has(kind)), []);
+});
 
 // --- Exact values -----------------------------------------------------------------
 
@@ -211,6 +338,35 @@ check("default values", () => {
   strictEqual(row[9], true, "bit");
   ok(row[11] instanceof Buffer, "varbinary");
   strictEqual(row[12], "plp text", "nvarchar(max)");
+});
+await checkAsync("varbinary(max) and varchar(max) values, whole and in 1-byte pieces, as tedious reads them", async () => {
+  // COLMETADATA (varbinary(max) `b`, varchar(max) `c`), a ROW with a
+  // 5-byte and a 5-character PLP value in two chunks each, DONE.
+  const plp = (bytes) => {
+    const total = Buffer.alloc(8);
+    total.writeUInt32LE(bytes.length);
+    const chunk = (part) => Buffer.concat([Buffer.from([part.length, 0, 0, 0]), part]);
+    return Buffer.concat([total, chunk(bytes.subarray(0, 2)), chunk(bytes.subarray(2)), Buffer.alloc(4)]);
+  };
+  const bytes = Buffer.concat([
+    // COLMETADATA, 2 columns: user type, flags (nullable), type info, name.
+    Buffer.from("81" + "0200", "hex"),
+    Buffer.from("00000000" + "0100" + "a5ffff" + "016200", "hex"),
+    Buffer.from("00000000" + "0100" + "a7ffff0904d00034" + "016300", "hex"),
+    Buffer.from([0xd1]),
+    plp(Buffer.from([1, 2, 3, 250, 255])),
+    plp(Buffer.from("héllo", "latin1")),
+    Buffer.from("fd1000c1000100000000000000", "hex"),
+  ]);
+  const stream = { bytes, tokensOnly: true, version: "7.4" };
+  const peer = await tedious(stream);
+  strictEqual(peer.error, null);
+  for (const pieces of [[bytes], split(bytes, 1)]) {
+    const { tokens, error } = leanwire(stream, pieces);
+    strictEqual(error, null, error?.message);
+    deepStrictEqual(plain(rowsOf(tokens)), plain(peer.rows));
+  }
+  deepStrictEqual(plain(peer.rows), [[{ bytes: "010203faff" }, "héllo"]]);
 });
 check("a big bigint", () => {
   // COLMETADATA (bigint), ROW 2^62 + 1, DONE.
