@@ -368,6 +368,30 @@ await checkAsync("varbinary(max) and varchar(max) values, whole and in 1-byte pi
   }
   deepStrictEqual(plain(peer.rows), [[{ bytes: "010203faff" }, "héllo"]]);
 });
+await checkAsync("money and decimal values past 32 bits, and negative ones, as tedious reads them", async () => {
+  const bytes = Buffer.from(
+    [
+      // COLMETADATA, 2 columns: money `m` (MONEYN), decimal(38,4) `d` (DECIMALN).
+      "810200",
+      "00000000" + "0900" + "6e08" + "016d00",
+      "00000000" + "0900" + "6a112604" + "016400",
+      // 1,000,000.0000 and 10^26 + 0.0001; then -1.5 and -1,234,567,890,123,456.7890.
+      "d1" + "08" + "0200000000e40b54" + "11" + "01" + "01000040eaed7446d09c2c9f0c000000",
+      "d1" + "08" + "ffffffff68c5ffff" + "11" + "00" + "d20a1feb8ca954ab0000000000000000",
+      "fd1000c1000200000000000000",
+    ].join(""),
+    "hex",
+  );
+  const stream = { bytes, tokensOnly: true, version: "7.4" };
+  const peer = await tedious(stream);
+  strictEqual(peer.error, null);
+  const { tokens, error } = leanwire(stream, [bytes]);
+  strictEqual(error, null, error?.message);
+  deepStrictEqual(rowsOf(tokens), peer.rows);
+  deepStrictEqual(peer.rows, [[1000000, 1e26], [-1.5, -1234567890123456.8]]);
+  const exact = rowsOf(leanwire(stream, [bytes], { values: "exact" }).tokens);
+  deepStrictEqual(exact, [["1000000.0000", "100000000000000000000000000.0001"], ["-1.5000", "-1234567890123456.7890"]]);
+});
 check("a big bigint", () => {
   // COLMETADATA (bigint), ROW 2^62 + 1, DONE.
   const big = Buffer.from("8101000000000001002608016200d108010000000000004000fd0000c1000000000000000000", "hex");
