@@ -140,6 +140,20 @@ mod tests {
     }
 
     #[test]
+    fn a_closed_reader_refuses_bytes_and_gives_its_slot_to_the_next() {
+        let handle = tds_open(0, put_input(b"7.4"), 1 << 20);
+        assert_eq!(tds_feed(handle, put_input(&[])), 0);
+        tds_close(handle);
+        assert!(tds_feed(handle, put_input(&[0xfd])) < 0);
+        let (_, text) = last_output();
+        assert!(text.starts_with(b"Closed\0"), "{text:?}");
+        assert!(tds_finish(handle) < 0);
+        let next = tds_open(0, put_input(b"7.4"), 1 << 20);
+        assert_eq!(next, handle);
+        tds_close(next);
+    }
+
+    #[test]
     fn open_refuses_an_unknown_version() {
         assert_eq!(tds_open(0, put_input(b"7_4"), 1 << 20), 0);
         let (tape, text) = last_output();
