@@ -101,12 +101,11 @@ impl<'a> Encoder<'a> {
         self.out[hole..hole + 2].copy_from_slice(&len.to_be_bytes());
     }
 
-    /// A name as dns-packet's `name.encode` writes it; returns the bytes
-    /// written. dns-packet counts `encodingLength` as 1 for `.` and `..`,
-    /// else the name's UTF-8 length without its outer dots, plus 2.
-    pub fn name(&mut self, mail: bool) -> usize {
+    /// A name as dns-packet's `name.encode` writes it. dns-packet counts
+    /// `encodingLength` as 1 for `.` and `..`, else the name's UTF-8 length
+    /// without its outer dots, plus 2.
+    pub fn name(&mut self, mail: bool) {
         let text = self.bytes();
-        let before = self.out.len();
         if text.contains(&b'\n') || (mail && text.contains(&b'\\')) {
             self.name_in_parts(text, mail);
         } else {
@@ -125,7 +124,6 @@ impl<'a> Encoder<'a> {
             }
             self.out.push(0);
         }
-        self.out.len() - before
     }
 
     /// [`name`](Self::name) for the rare text that needs more than a

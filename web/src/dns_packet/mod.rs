@@ -185,9 +185,7 @@ pub fn dns_packet_encode(len: u32, what: u32, codec: u32) -> i32 {
             Item::Question => encoder.question(),
             Item::Answer => encoder.answer(),
             Item::Data(codec) => encoder.data(codec),
-            Item::Name { mail } => {
-                encoder.name(mail);
-            }
+            Item::Name { mail } => encoder.name(mail),
             Item::Option => encoder.option(),
         }
         let length = encoder.length;
