@@ -183,7 +183,8 @@ function fromTedious(t) {
           name: c.colName,
           type: c.type.type === "GUIDN" ? "GUID" : c.type.type,
           nullable: (c.flags & 1) === 1,
-          length: c.dataLength,
+          // leanwire gives no length for a (max) type, where tedious gives 0xFFFF.
+          length: c.dataLength === 0xffff ? null : c.dataLength,
           precision: c.precision,
           scale: c.scale,
         })),
@@ -227,12 +228,10 @@ function comparable(t, peer) {
       return {
         token: "COLMETADATA",
         columns: t.columns.map((c, i) => {
+          // tedious gives no length, precision or scale where the type has none.
           const theirs = peer?.columns?.[i] ?? {};
-          // tedious gives no length, precision or scale where the type has
-          // none, and 0xFFFF as the length of a (max) type, where leanwire's is null.
-          const length = c.length === null && theirs.length === 0xffff ? 0xffff : c.length;
-          const given = (key, value) => (theirs[key] === undefined ? undefined : value);
-          return { name: c.name, type: c.type, nullable: c.nullable, length: given("length", length), precision: given("precision", c.precision), scale: given("scale", c.scale) };
+          const given = (key) => (theirs[key] === undefined ? undefined : c[key]);
+          return { name: c.name, type: c.type, nullable: c.nullable, length: given("length"), precision: given("precision"), scale: given("scale") };
         }),
       };
     case "RETURNVALUE":
@@ -328,6 +327,10 @@ check("exact values", () => {
   strictEqual(row[7], "123.4567", "money");
   strictEqual(row[8], 3.5, "float");
 });
+check("column lengths: the declared one, none for a (max) type or a type without one", () => {
+  const [meta] = leanwire(types, [types.bytes]).tokens;
+  deepStrictEqual(meta.columns.map((c) => c.length), [8, 17, 16, null, null, null, null, 8, 8, 1, 8, 16, null, 4]);
+});
 check("default values", () => {
   const [row] = rowsOf(leanwire(types, [types.bytes], { lowerCaseGuids: true }).tokens);
   strictEqual(row[0], "-1234567890123", "bigint");
@@ -353,6 +356,8 @@ await checkAsync("varbinary(max) and varchar(max) values, whole and in 1-byte pi
     Buffer.from("81" + "0200", "hex"),
     Buffer.from("00000000" + "0100" + "a5ffff" + "016200", "hex"),
     Buffer.from("00000000" + "0100" + "a7ffff0904d00034" + "016300", "hex"),
+    // ORDER BY both columns.
+    Buffer.from("a904000100" + "0200", "hex"),
     Buffer.from([0xd1]),
     plp(Buffer.from([1, 2, 3, 250, 255])),
     plp(Buffer.from("héllo", "latin1")),
@@ -365,6 +370,7 @@ await checkAsync("varbinary(max) and varchar(max) values, whole and in 1-byte pi
     const { tokens, error } = leanwire(stream, pieces);
     strictEqual(error, null, error?.message);
     deepStrictEqual(plain(rowsOf(tokens)), plain(peer.rows));
+    strictEqual(compareOthers(tokens, peer.others).length, 3);
   }
   deepStrictEqual(plain(peer.rows), [[{ bytes: "010203faff" }, "héllo"]]);
 });
@@ -391,6 +397,47 @@ await checkAsync("money and decimal values past 32 bits, and negative ones, as t
   deepStrictEqual(peer.rows, [[1000000, 1e26], [-1.5, -1234567890123456.8]]);
   const exact = rowsOf(leanwire(stream, [bytes], { values: "exact" }).tokens);
   deepStrictEqual(exact, [["1000000.0000", "100000000000000000000000000.0001"], ["-1.5000", "-1234567890123456.7890"]]);
+});
+await checkAsync("long values in small pieces, as tedious reads them", async () => {
+  // COLMETADATA: nvarchar(4000) `s`, nvarchar(max) `m`, nvarchar(max) `n`;
+  // a ROW with an 8,000-byte value and two 20,000-byte PLP values; DONE.
+  const text = (chars, from) => Buffer.from(Array.from({ length: chars }, (_, i) => String.fromCharCode(from + (i % 50))).join(""), "utf16le");
+  const plp = (bytes) => {
+    const head = Buffer.alloc(12);
+    head.writeUInt32LE(bytes.length, 0);
+    head.writeUInt32LE(bytes.length, 8);
+    return Buffer.concat([head, bytes, Buffer.alloc(4)]);
+  };
+  const short = text(4000, 0x41);
+  const bytes = Buffer.concat([
+    Buffer.from("810300", "hex"),
+    Buffer.from("00000000" + "0100" + "e7401f0904d00034" + "017300", "hex"),
+    Buffer.from("00000000" + "0100" + "e7ffff0904d00034" + "016d00", "hex"),
+    Buffer.from("00000000" + "0100" + "e7ffff0904d00034" + "016e00", "hex"),
+    Buffer.from([0xd1, 0x40, 0x1f]),
+    short,
+    plp(text(10000, 0x61)),
+    plp(text(10000, 0x3b1)),
+    Buffer.from("fd1000c1000100000000000000", "hex"),
+  ]);
+  const stream = { bytes, tokensOnly: true, version: "7.4" };
+  const peer = await tedious(stream);
+  strictEqual(peer.error, null);
+  for (const size of [bytes.length, 1000, 97]) {
+    const { tokens, error } = leanwire(stream, split(bytes, size));
+    strictEqual(error, null, error?.message);
+    deepStrictEqual(rowsOf(tokens), peer.rows, `in pieces of ${size}`);
+  }
+  deepStrictEqual(peer.rows[0].map((v) => v.length), [4000, 10000, 10000]);
+});
+check("tokens tedious does not read: their names and their bytes", () => {
+  const done = "fd000000000000000000000000";
+  const stream = (hex) => ({ bytes: Buffer.from(hex + done, "hex"), tokensOnly: true, version: "7.4" });
+  const first = (hex) => leanwire(stream(hex), [stream(hex).bytes]).tokens[0];
+  // SESSIONSTATE: sequence 1, status 1, one entry (id 5, 2 bytes).
+  deepStrictEqual(first("e409000000" + "01000000" + "01" + "0502aabb"), { token: "SESSIONSTATE", text: "SESSIONSTATE seq=1 status=1 entries=1" });
+  deepStrictEqual(first("a40300" + "010203"), { token: "TABNAME", text: "TABNAME 0x010203" });
+  deepStrictEqual(first("a50300" + "0a0bff"), { token: "COLINFO", text: "COLINFO 0x0A0BFF" });
 });
 check("a big bigint", () => {
   // COLMETADATA (bigint), ROW 2^62 + 1, DONE.

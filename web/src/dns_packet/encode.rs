@@ -237,9 +237,6 @@ impl<'a> Encoder<'a> {
         let hole = self.hole();
         self.length += 2;
         match codec {
-            rtype::A | rtype::AAAA | rtype::NULL => {
-                self.blob();
-            }
             rtype::NS | rtype::PTR | rtype::CNAME | rtype::DNAME => {
                 self.name(false);
             }
@@ -323,6 +320,8 @@ impl<'a> Encoder<'a> {
                 self.length += 3;
                 self.blob();
             }
+            // A and AAAA (their address bytes), NULL, and every type
+            // dns-packet writes as its bytes.
             _ => {
                 self.blob();
             }
