@@ -229,6 +229,54 @@ compareEncode("names beyond ASCII", wide);
 compareCodecs("names beyond ASCII", wide);
 check(lw.decode(wide).answers.map((a) => a.name).join(" ") === "😀.example b.example example", "names after a character outside the BMP");
 
+// The record types and EDNS options no vector holds, from dns-packet's own encoder.
+const rare = peer.encode({
+  type: "response",
+  id: 9,
+  flags: peer.AUTHORITATIVE_ANSWER,
+  questions: [{ type: "ANY", name: "example.com" }],
+  answers: [
+    { type: "SSHFP", name: "host.example.com", ttl: 60, data: { algorithm: 2, hash: 1, fingerprint: "123456789ABCDEF67890123456789ABCDEF67890" } },
+    { type: "NAPTR", name: "example.com", data: { order: 100, preference: 10, flags: "U", services: "E2U+sip", regexp: "!^.*$!sip:info@example.com!", replacement: "." } },
+    { type: "NAPTR", name: "example.com", data: { order: 100, preference: 20, flags: "S", services: "SIP+D2U", regexp: "", replacement: "_sip._udp.example.com" } },
+    { type: "TLSA", name: "_443._tcp.example.com", data: { usage: 3, selector: 1, matchingType: 1, certificate: Buffer.alloc(32, 0x7e) } },
+    { type: "HINFO", name: "example.com", data: { cpu: "NeXT", os: "UNIX" } },
+    { type: "RP", name: "example.com", data: { mbox: "louie.trantor.umd.edu", txt: "LAM1.people.umd.edu" } },
+    { type: "DNAME", name: "frobozz.example.com", data: "frobozz-division.acme.example" },
+    {
+      type: "NSEC3",
+      name: "example.com",
+      data: { algorithm: 1, flags: 0, iterations: 12, salt: Buffer.from("aabbccdd", "hex"), nextDomain: Buffer.alloc(20, 0x5a), rrtypes: ["A", "NS", "SOA", "RRSIG"] },
+    },
+    { type: "NULL", name: "example.com", data: Buffer.from("00ff", "hex") },
+  ],
+  additionals: [
+    {
+      type: "OPT",
+      name: ".",
+      udpPayloadSize: 4096,
+      flags: peer.DNSSEC_OK,
+      options: [
+        { code: 8, ip: "192.0.2.0", sourcePrefixLength: 24, scopePrefixLength: 0 },
+        { code: 8, ip: "2001:db8::", sourcePrefixLength: 32 },
+        { code: 11, timeout: 300 },
+        { code: 11 },
+        { code: 14, tags: [0x4f66, 0x9c1a] },
+        { code: 12, length: 6 },
+      ],
+    },
+  ],
+});
+compareDecode("rare types", rare);
+compareEncode("rare types", rare);
+compareCodecs("rare types", rare);
+for (let len = 0; len < rare.length; len++) compareBroken(`rare types: first ${len} bytes`, rare.subarray(0, len), "truncated");
+compareCorruptions("rare types", rare);
+check(
+  same(lw.decode(rare).answers.map((a) => a.type), ["SSHFP", "NAPTR", "NAPTR", "TLSA", "HINFO", "RP", "DNAME", "NSEC3", "NULL"]),
+  "rare types: every answer read",
+);
+
 const nameVectors = compareNames();
 
 // The flags, and the names dns-packet exports.

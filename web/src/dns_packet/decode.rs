@@ -337,10 +337,11 @@ impl<'a, 'o> Decoder<'a, 'o> {
     }
 
     /// A `<character-string>` as dns-packet's `string.decode` reads it;
-    /// returns the bytes it took.
+    /// returns the bytes it took. Where the string runs past the end,
+    /// dns-packet takes a clamped slice and goes on after the length it read.
     fn string(&mut self, at: usize) -> Read<usize> {
         let len = self.byte(at)? as usize;
-        self.span(at + 1 + len, None)?;
+        self.span(at + 1 + len, Some(at + 1 + len))?;
         let bytes = &self.buf[at + 1..at + 1 + len];
         self.push_text(bytes);
         Ok(1 + len)
@@ -438,7 +439,11 @@ impl<'a, 'o> Decoder<'a, 'o> {
             rtype::SOA => self.soa(at),
             rtype::TXT => self.txt(at),
             rtype::HINFO => {
-                let cpu = self.string(at + 2)?;
+                // After a clamped CPU string the OS string's length byte is
+                // past the end: dns-packet's offset becomes `NaN`.
+                let cpu = self
+                    .string(at + 2)
+                    .map_err(|_| Fault::Overrun { next: None })?;
                 let os = self.string(at + 2 + cpu)?;
                 Ok(2 + cpu + os)
             }
@@ -737,13 +742,20 @@ impl<'a, 'o> Decoder<'a, 'o> {
         self.field(Self::u16, at + 2)?;
         self.field(Self::u16, at + 4)?;
         let mut pos = at + 6;
-        for _ in 0..3 {
+        for field in 0..3 {
             match self.string(pos) {
                 Ok(taken) => pos += taken,
-                // dns-packet's offset is now `NaN`: it reads the rest at 0.
-                Err(fault) => {
+                // Past a clamped regexp, dns-packet reads the replacement
+                // where the regexp's length says, past the end of the buffer.
+                Err(Fault::Overrun { next: Some(next) }) if field == 2 => {
+                    self.name(next, false)?;
+                    return Err(Fault::Overrun { next: None });
+                }
+                // Otherwise the next string's length byte is past the end,
+                // and dns-packet's offset is now `NaN`: it reads the rest at 0.
+                Err(_) => {
                     self.name(0, false)?;
-                    return Err(fault);
+                    return Err(Fault::Overrun { next: None });
                 }
             }
         }

@@ -214,7 +214,6 @@ impl TdsTape {
                             meta.return_value().map(|rv| rv.type_info)
                         };
                         tape.push_large(type_info, large, values);
-                        large.clear();
                     }
                     Event::RowEnd => {
                         *in_row = false;
