@@ -277,6 +277,24 @@ check(
   "rare types: every answer read",
 );
 
+// Random damage: up to four bytes changed at once, the message cut at a
+// random length a third of the time, from a fixed seed.
+let seed = 20261206;
+const random = (n) => {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return Math.floor((seed / 2147483648) * n);
+};
+const seeds = [...vectors.map((v) => v.buf), rare, rare, rare, rare];
+for (let round = 0; round < 20000; round++) {
+  const buf = Buffer.from(seeds[random(seeds.length)]);
+  for (let changes = 1 + random(4); changes > 0; changes--) {
+    const at = random(buf.length);
+    buf[at] = [random(256), buf[at] ^ (1 << random(8)), [0x00, 0xff, 0xc0, 0x3f][random(4)], buf[random(buf.length)]][random(4)];
+  }
+  const cut = random(3) === 0 ? buf.subarray(0, random(buf.length + 1)) : buf;
+  compareBroken(`random damage ${round}`, cut, "corrupted");
+}
+
 // Names across lines: dns-packet strips a dot at the start or end of each line.
 for (const text of ["a.\n.b", "x.\ny.", ".a\nb.", "a\n.\nb", "a.b\n.c.", "\n."]) {
   check(same(lw.name.encode(text), peer.name.encode(text)), `name.encode ${JSON.stringify(text)}`);
