@@ -277,6 +277,22 @@ check(
   "rare types: every answer read",
 );
 
+// A name that points into the middle of a long one read before it, its
+// labels adding up to 254 bytes (the most dns-packet reads) and to 255.
+for (const second of [34, 35]) {
+  const label = (len, byte) => [len, ...new Array(len).fill(byte)];
+  const long = [0x61, 0x62, 0x63, 0x64].flatMap((byte) => label(60, byte));
+  const bytes = Buffer.from([
+    ...[0, 1, 0x81, 0x80, 0, 1, 0, 1, 0, 0, 0, 0],
+    ...long, 0, 0, 1, 0, 1,
+    // Its owner: two labels, then the long name from its second label (offset 73).
+    ...label(35, 0x78), ...label(second, 0x79), 0xc0, 73, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 192, 0, 2, 1,
+  ]);
+  const total = 36 + second + 1 + 3 * 61;
+  const theirs = compareDecode(`a pointer into a long name, ${total} bytes of labels`, bytes);
+  check(total === 254 ? theirs.error === undefined : theirs.error === "Error: Cannot decode name (name too long)", `${total} bytes of labels: ${theirs.error ?? "read"}`);
+}
+
 // Random damage: up to four bytes changed at once, the message cut at a
 // random length a third of the time, from a fixed seed.
 let seed = 20261206;
