@@ -248,6 +248,8 @@ const rare = peer.encode({
       name: "example.com",
       data: { algorithm: 1, flags: 0, iterations: 12, salt: Buffer.from("aabbccdd", "hex"), nextDomain: Buffer.alloc(20, 0x5a), rrtypes: ["A", "NS", "SOA", "RRSIG"] },
     },
+    // With no types, the next hashed owner ends the data.
+    { type: "NSEC3", name: "example.com", data: { algorithm: 1, flags: 1, iterations: 0, salt: Buffer.alloc(0), nextDomain: Buffer.alloc(20, 0x3c), rrtypes: [] } },
     { type: "NULL", name: "example.com", data: Buffer.from("00ff", "hex") },
   ],
   additionals: [
@@ -273,7 +275,7 @@ compareCodecs("rare types", rare);
 for (let len = 0; len < rare.length; len++) compareBroken(`rare types: first ${len} bytes`, rare.subarray(0, len), "truncated");
 compareCorruptions("rare types", rare);
 check(
-  same(lw.decode(rare).answers.map((a) => a.type), ["SSHFP", "NAPTR", "NAPTR", "TLSA", "HINFO", "RP", "DNAME", "NSEC3", "NULL"]),
+  same(lw.decode(rare).answers.map((a) => a.type), ["SSHFP", "NAPTR", "NAPTR", "TLSA", "HINFO", "RP", "DNAME", "NSEC3", "NSEC3", "NULL"]),
   "rare types: every answer read",
 );
 
