@@ -276,6 +276,19 @@ check(
   "rare types: every answer read",
 );
 
+// NSEC3 data ending in a 2-byte type bitmap (an empty window 0), which
+// dns-packet does not read: it counts the RDLENGTH field into the data.
+{
+  const bare = peer.encode({
+    type: "response",
+    answers: [{ type: "NSEC3", name: "example", data: { algorithm: 1, flags: 0, iterations: 1, salt: Buffer.alloc(0), nextDomain: Buffer.alloc(20, 0x3c), rrtypes: [] } }],
+  });
+  const withBitmap = Buffer.concat([bare, Buffer.from([0, 0])]);
+  const rdlength = bare.length - 26 - 2;
+  withBitmap.writeUInt16BE(withBitmap.readUInt16BE(rdlength) + 2, rdlength);
+  compareMessage("NSEC3 with an empty window", withBitmap);
+}
+
 // A name that points into the middle of a long one read before it, its
 // labels adding up to 254 bytes (the most dns-packet reads) and to 255.
 for (const second of [34, 35]) {
