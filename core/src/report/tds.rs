@@ -118,10 +118,10 @@ pub enum TokenBody {
     /// ENVCHANGE.
     EnvChange {
         /// What changed: `DATABASE`, `PACKET_SIZE`, `COLLATION`, ... (see
-        /// [`EnvChangeType::upper_name`]), or `0XNN` for a type leanwire
-        /// does not know.
+        /// [`EnvChangeType::upper`]), or `0XNN` for a type leanwire does
+        /// not know.
         ///
-        /// [`EnvChangeType::upper_name`]: crate::tds::EnvChangeType::upper_name
+        /// [`EnvChangeType::upper`]: crate::tds::EnvChangeType::upper
         #[serde(rename = "type")]
         kind: String,
         /// The new value: text; `0x...` for bytes, nothing for none;
@@ -417,10 +417,7 @@ fn token_report(token: &Token<'_>) -> TokenReport {
             line: m.line,
         },
         Token::EnvChange(change) => TokenBody::EnvChange {
-            kind: change
-                .kind
-                .upper_name()
-                .map_or_else(|| format!("0X{:02X}", u8::from(change.kind)), String::from),
+            kind: change.kind.upper().to_string(),
             new: env_text(&change.new),
             old: env_text(&change.old),
         },

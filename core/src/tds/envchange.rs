@@ -80,6 +80,25 @@ impl EnvChangeType {
             EnvChangeType::Unknown(_) => return None,
         })
     }
+
+    /// Prints the [`upper_name`](Self::upper_name) of a known type, and
+    /// `0XNN` for an unknown one.
+    pub const fn upper(self) -> UpperName {
+        UpperName(self)
+    }
+}
+
+/// An ENVCHANGE type printed in upper case; see [`EnvChangeType::upper`].
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct UpperName(EnvChangeType);
+
+impl fmt::Display for UpperName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.upper_name() {
+            Some(name) => f.write_str(name),
+            None => write!(f, "0X{:02X}", u8::from(self.0)),
+        }
+    }
 }
 
 /// One side (new or old) of an ENVCHANGE.
@@ -326,6 +345,9 @@ mod tests {
         // MS-TDS defines no type 14, nor any past 20.
         assert_eq!(EnvChangeType::from(14).upper_name(), None);
         assert_eq!(EnvChangeType::from(21).upper_name(), None);
+        assert_eq!(EnvChangeType::from(4).upper().to_string(), "PACKET_SIZE");
+        assert_eq!(EnvChangeType::from(0xab).upper().to_string(), "0XAB");
+        assert_eq!(EnvChangeType::from(14).upper().to_string(), "0X0E");
         for number in 0..=255 {
             let kind = EnvChangeType::from(number);
             assert_eq!(

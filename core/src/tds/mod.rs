@@ -103,7 +103,7 @@ pub use codepage::CodePage;
 pub use colmetadata::{ColMetadata, Column, ColumnFlags};
 pub use deframe::{Deframer, Payload};
 pub use done::{Done, DoneKind, DoneStatus};
-pub use envchange::{EnvChange, EnvChangeType, EnvValue};
+pub use envchange::{EnvChange, EnvChangeType, EnvValue, UpperName};
 pub use error::{Error, ErrorKind, Result, Site};
 pub use error_info::Message;
 pub use featureextack::{FeatureAck, FeatureExtAck, FeatureId};

@@ -286,10 +286,7 @@ fn push_token(tape: &mut Tape<'_>, token: &Token<'_>) {
         Token::Info(message) => push_message(tape, 0, message),
         Token::EnvChange(change) => {
             tape.push(ENVCHANGE);
-            match change.kind.upper_name() {
-                Some(name) => tape.push_display(name),
-                None => tape.push_display(format_args!("0X{:02X}", u8::from(change.kind))),
-            }
+            tape.push_display(change.kind.upper());
             push_env(tape, &change.new);
             push_env(tape, &change.old);
         }
