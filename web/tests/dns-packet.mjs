@@ -279,12 +279,11 @@ check(
 // NSEC3 data ending in a 2-byte type bitmap (an empty window 0), which
 // dns-packet does not read: it counts the RDLENGTH field into the data.
 {
-  const bare = peer.encode({
-    type: "response",
-    answers: [{ type: "NSEC3", name: "example", data: { algorithm: 1, flags: 0, iterations: 1, salt: Buffer.alloc(0), nextDomain: Buffer.alloc(20, 0x3c), rrtypes: [] } }],
-  });
+  const data = { algorithm: 1, flags: 0, iterations: 1, salt: Buffer.alloc(0), nextDomain: Buffer.alloc(20, 0x3c), rrtypes: [] };
+  const bare = peer.encode({ type: "response", answers: [{ type: "NSEC3", name: "example", data }] });
   const withBitmap = Buffer.concat([bare, Buffer.from([0, 0])]);
-  const rdlength = bare.length - 26 - 2;
+  // The record is the last: its RDLENGTH and data end the message.
+  const rdlength = bare.length - peer.nsec3.encodingLength(data);
   withBitmap.writeUInt16BE(withBitmap.readUInt16BE(rdlength) + 2, rdlength);
   compareMessage("NSEC3 with an empty window", withBitmap);
 }
@@ -295,7 +294,7 @@ for (const second of [34, 35]) {
   const label = (len, byte) => [len, ...new Array(len).fill(byte)];
   const long = [0x61, 0x62, 0x63, 0x64].flatMap((byte) => label(60, byte));
   const bytes = Buffer.from([
-    ...[0, 1, 0x81, 0x80, 0, 1, 0, 1, 0, 0, 0, 0],
+    0, 1, 0x81, 0x80, 0, 1, 0, 1, 0, 0, 0, 0,
     ...long, 0, 0, 1, 0, 1,
     // Its owner: two labels, then the long name from its second label (offset 73).
     ...label(35, 0x78), ...label(second, 0x79), 0xc0, 73, 0, 1, 0, 1, 0, 0, 0, 60, 0, 4, 192, 0, 2, 1,

@@ -145,7 +145,23 @@ function split(bytes, size) {
   return out;
 }
 
+/** A PLP value of `chunks`: the total length, each chunk after its length, then the terminator. */
+function plp(...chunks) {
+  const total = Buffer.alloc(8);
+  total.writeUInt32LE(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  const framed = chunks.map((chunk) => {
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(chunk.length);
+    return Buffer.concat([length, chunk]);
+  });
+  return Buffer.concat([total, ...framed, Buffer.alloc(4)]);
+}
+
 // --- The other tokens, against tedious ------------------------------------------------
+
+const hex = (bytes) => Buffer.from(bytes).toString("hex").toUpperCase();
+const ENV_TYPES = { SQL_COLLATION: "COLLATION", BEGIN_TXN: "BEGIN_TRANSACTION", COMMIT_TXN: "COMMIT_TRANSACTION", ROLLBACK_TXN: "ROLLBACK_TRANSACTION" };
+const LOGIN_INTERFACES = { SQL_DFLT: 0, SQL_TSQL: 1 };
 
 /** tedious's token, other than a row, as leanwire's TdsReader gives it; null where leanwire has no token of its own. */
 function fromTedious(t) {
@@ -207,10 +223,6 @@ function fromTedious(t) {
       return null;
   }
 }
-const hex = (bytes) => Buffer.from(bytes).toString("hex").toUpperCase();
-const ENV_TYPES = { SQL_COLLATION: "COLLATION", BEGIN_TXN: "BEGIN_TRANSACTION", COMMIT_TXN: "COMMIT_TRANSACTION", ROLLBACK_TXN: "ROLLBACK_TRANSACTION" };
-const LOGIN_INTERFACES = { SQL_DFLT: 0, SQL_TSQL: 1 };
-
 /** leanwire's token in the form of `fromTedious`'s, with what tedious leaves out (`peer`) left out. */
 function comparable(t, peer) {
   switch (t.token) {
@@ -345,12 +357,7 @@ check("default values", () => {
 await checkAsync("varbinary(max) and varchar(max) values, whole and in 1-byte pieces, as tedious reads them", async () => {
   // COLMETADATA (varbinary(max) `b`, varchar(max) `c`), a ROW with a
   // 5-byte and a 5-character PLP value in two chunks each, DONE.
-  const plp = (bytes) => {
-    const total = Buffer.alloc(8);
-    total.writeUInt32LE(bytes.length);
-    const chunk = (part) => Buffer.concat([Buffer.from([part.length, 0, 0, 0]), part]);
-    return Buffer.concat([total, chunk(bytes.subarray(0, 2)), chunk(bytes.subarray(2)), Buffer.alloc(4)]);
-  };
+  const inTwo = (bytes) => plp(bytes.subarray(0, 2), bytes.subarray(2));
   const bytes = Buffer.concat([
     // COLMETADATA, 2 columns: user type, flags (nullable), type info, name.
     Buffer.from("81" + "0200", "hex"),
@@ -359,8 +366,8 @@ await checkAsync("varbinary(max) and varchar(max) values, whole and in 1-byte pi
     // ORDER BY both columns.
     Buffer.from("a904000100" + "0200", "hex"),
     Buffer.from([0xd1]),
-    plp(Buffer.from([1, 2, 3, 250, 255])),
-    plp(Buffer.from("héllo", "latin1")),
+    inTwo(Buffer.from([1, 2, 3, 250, 255])),
+    inTwo(Buffer.from("héllo", "latin1")),
     Buffer.from("fd1000c1000100000000000000", "hex"),
   ]);
   const stream = { bytes, tokensOnly: true, version: "7.4" };
@@ -402,12 +409,6 @@ await checkAsync("long values in small pieces, as tedious reads them", async () 
   // COLMETADATA: nvarchar(4000) `s`, nvarchar(max) `m`, nvarchar(max) `n`;
   // a ROW with an 8,000-byte value and two 20,000-byte PLP values; DONE.
   const text = (chars, from) => Buffer.from(Array.from({ length: chars }, (_, i) => String.fromCharCode(from + (i % 50))).join(""), "utf16le");
-  const plp = (bytes) => {
-    const head = Buffer.alloc(12);
-    head.writeUInt32LE(bytes.length, 0);
-    head.writeUInt32LE(bytes.length, 8);
-    return Buffer.concat([head, bytes, Buffer.alloc(4)]);
-  };
   const short = text(4000, 0x41);
   const bytes = Buffer.concat([
     Buffer.from("810300", "hex"),
@@ -433,7 +434,10 @@ await checkAsync("long values in small pieces, as tedious reads them", async () 
 check("tokens tedious does not read: their names and their bytes", () => {
   const done = "fd000000000000000000000000";
   const stream = (hex) => ({ bytes: Buffer.from(hex + done, "hex"), tokensOnly: true, version: "7.4" });
-  const first = (hex) => leanwire(stream(hex), [stream(hex).bytes]).tokens[0];
+  const first = (hex) => {
+    const bad = stream(hex);
+    return leanwire(bad, [bad.bytes]).tokens[0];
+  };
   // SESSIONSTATE: sequence 1, status 1, one entry (id 5, 2 bytes).
   deepStrictEqual(first("e409000000" + "01000000" + "01" + "0502aabb"), { token: "SESSIONSTATE", text: "SESSIONSTATE seq=1 status=1 entries=1" });
   deepStrictEqual(first("a40300" + "010203"), { token: "TABNAME", text: "TABNAME 0x010203" });
