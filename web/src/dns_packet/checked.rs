@@ -298,6 +298,7 @@ fn range(buf: &[u8], part: &[u8]) -> (usize, usize) {
 mod tests {
     use super::*;
     use crate::shared::Output;
+    use leanwire_core::dns::NameBuf;
 
     /// The tape and text of core's decode, if it takes the message.
     fn through_core(buf: &[u8]) -> Option<(usize, Vec<u32>, Vec<u8>)> {
@@ -358,13 +359,7 @@ mod tests {
 
     /// `name` in wire form, uncompressed.
     fn wire(name: &str) -> Vec<u8> {
-        let mut out = Vec::new();
-        for label in name.split('.').filter(|label| !label.is_empty()) {
-            out.push(label.len() as u8);
-            out.extend_from_slice(label.as_bytes());
-        }
-        out.push(0);
-        out
+        NameBuf::from_text(name).unwrap().as_bytes().to_vec()
     }
 
     /// A `<character-string>`.
