@@ -315,35 +315,35 @@ fn split_dotnet(input: &str) -> Result<(Address<'_>, &str), Error> {
     if !has_slashes(input, colon) {
         return Err(Error::new(ErrorKind::MissingSlashes, colon + 1));
     }
+    // Every mark is an ASCII byte, so each split below is at a char boundary;
+    // `split_at` checks one end where a range would check two.
     let marks = AuthorityMarks::scan(&input.as_bytes()[authority_at..]);
-    let authority_end = authority_at + marks.end;
-    let rest = &input[authority_end..];
+    let (authority, rest) = input[authority_at..].split_at(marks.end);
     let protocol = Folded::folding_if(protocol, protocol_folds);
 
     let Some(at) = marks.at else {
         let address = Address {
             protocol,
-            system: &input[authority_at..authority_end],
+            system: authority,
             host: None,
             port: None,
             dialect: Dialect::DotNet,
         };
         return Ok((address, rest));
     };
-    let system = &input[authority_at..authority_at + at];
+    let system = &authority[..at];
     let (host, port_colon) = match marks.brackets {
-        Some((open, close)) => (
-            &input[authority_at + open..=authority_at + close],
-            marks.colon_after_close,
-        ),
-        None => (
-            &input[authority_at + at + 1..authority_at + marks.colon.unwrap_or(marks.end)],
-            marks.colon,
-        ),
+        Some((open, close)) => (&authority[open..=close], marks.colon_after_close),
+        None => {
+            let host_end = marks.colon.unwrap_or(marks.end);
+            (authority[..host_end].split_at(at + 1).1, marks.colon)
+        }
     };
-    let port_at =
-        authority_at + port_colon.ok_or(Error::new(ErrorKind::MissingPort, authority_end))? + 1;
-    let port = parse_dotnet_port(&input[port_at..authority_end]).map_err(|e| e.shifted(port_at))?;
+    let authority_end = authority_at + marks.end;
+    let port_colon = port_colon.ok_or(Error::new(ErrorKind::MissingPort, authority_end))?;
+    let port_at = authority_at + port_colon + 1;
+    let port =
+        parse_dotnet_port(authority.split_at(port_colon + 1).1).map_err(|e| e.shifted(port_at))?;
     Ok((
         Address {
             protocol,
