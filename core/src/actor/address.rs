@@ -493,12 +493,11 @@ fn split_jvm(input: &str) -> Result<(Address<'_>, &str), Error> {
         .iter()
         .position(|b| matches!(b, b'/' | b'?' | b'#'))
         .map_or(bytes.len(), |i| authority_at + i);
-    let authority = &input[authority_at..authority_end];
+    let (authority, rest) = input[authority_at..].split_at(authority_end - authority_at);
     if authority.is_empty() {
         return Err(Error::new(ErrorKind::MissingSystem, authority_at));
     }
     let protocol = Folded::verbatim(&input[..colon]);
-    let rest = &input[authority_end..];
     let address = match find(authority, b'@') {
         None => {
             let (system, port) = split_server(authority).map_err(|e| e.shifted(authority_at))?;
