@@ -1,5 +1,5 @@
 use super::error::{ErrorKind, Result, error_at};
-use super::packet::{HEADER_LEN, PacketHeader};
+use super::packet::{HEADER_LEN, PacketHeader, PacketStatus, PacketType};
 use super::status::Status;
 
 /// A piece of one packet's payload, borrowed from the chunk it arrived in.
@@ -58,8 +58,8 @@ pub struct Deframer {
     /// A header read in part.
     header: [u8; HEADER_LEN],
     have: u8,
-    /// The packet whose payload is being handed out.
-    current: Option<PacketHeader>,
+    /// The packet whose payload is being handed out, while `left` is not 0.
+    current: PacketHeader,
     /// Payload bytes of `current` not yet handed out.
     left: u16,
     /// Whether the last packet handed out completely ended a message.
@@ -81,7 +81,15 @@ impl Deframer {
         Deframer {
             header: [0; HEADER_LEN],
             have: 0,
-            current: None,
+            // Read only while `left` is not 0, so never before a first packet.
+            current: PacketHeader {
+                packet_type: PacketType::TabularResult,
+                status: PacketStatus(0),
+                length: HEADER_LEN as u16,
+                spid: 0,
+                packet_id: 0,
+                window: 0,
+            },
             left: 0,
             at_message_start: true,
             pos: 0,
@@ -99,9 +107,10 @@ impl Deframer {
     pub fn next<'c>(&mut self, input: &mut &'c [u8]) -> Result<Status<Payload<'c>>> {
         // A de-framer fails only on a header, so it has no current packet
         // once it has failed: `next_packet` returns the error.
-        match self.current {
-            Some(header) => Ok(self.payload(header, input)),
-            None => self.next_packet(input),
+        if self.left > 0 {
+            Ok(self.payload(input))
+        } else {
+            self.next_packet(input)
         }
     }
 
@@ -142,13 +151,14 @@ impl Deframer {
                 message_end: header.status.is_eom(),
             }));
         }
-        self.current = Some(header);
-        Ok(self.payload(header, input))
+        self.current = header;
+        Ok(self.payload(input))
     }
 
-    /// The next piece of the payload of `header`, the current packet.
+    /// The next piece of the current packet's payload.
     #[inline]
-    fn payload<'c>(&mut self, header: PacketHeader, input: &mut &'c [u8]) -> Status<Payload<'c>> {
+    fn payload<'c>(&mut self, input: &mut &'c [u8]) -> Status<Payload<'c>> {
+        let header = self.current;
         if input.is_empty() {
             return Status::Partial;
         }
@@ -159,7 +169,6 @@ impl Deframer {
         self.left -= take as u16;
         let packet_end = self.left == 0;
         if packet_end {
-            self.current = None;
             self.at_message_start = header.status.is_eom();
         }
         Status::Complete(Payload {
@@ -180,7 +189,7 @@ impl Deframer {
         if let Some(e) = self.failed {
             return Err(e);
         }
-        if self.have > 0 || self.current.is_some() {
+        if self.have > 0 || self.left > 0 {
             return Err(error_at(ErrorKind::TruncatedPacket, self.pos));
         }
         Ok(())
@@ -189,7 +198,7 @@ impl Deframer {
     /// Whether the stream is inside a message: a packet has begun, or the
     /// last complete packet lacked EOM.
     pub fn in_message(&self) -> bool {
-        self.have > 0 || self.current.is_some() || !self.at_message_start
+        self.have > 0 || self.left > 0 || !self.at_message_start
     }
 
     /// The bytes taken in so far.
