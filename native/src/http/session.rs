@@ -1036,6 +1036,29 @@ GET /c HTTP/1.1\r\n\r\n";
         assert!(!session.in_request());
     }
 
+    #[test]
+    fn output_that_reaches_the_high_water_mark_exactly_stops_the_answers() {
+        let request = b"GET / HTTP/1.1\r\n\r\n";
+        let sized = |len: usize| {
+            move |_: &Request<'_>, response: &mut Response<'_>| response.body().resize(len, b'x')
+        };
+        let answer = |len: usize| {
+            let mut session = Session::new();
+            put(&mut session, request);
+            session.process(&sized(len), DATE);
+            session.pending().len()
+        };
+        // A body that makes each answer 4 KiB, so that 16 of them fill the mark.
+        let len = (0..4096)
+            .find(|&len| answer(len) == 4096)
+            .expect("a body length that makes a 4 KiB answer");
+        let mut session = Session::new();
+        put(&mut session, &request.repeat(17));
+        session.process(&sized(len), DATE);
+        assert_eq!(session.pending().len(), HIGH_WATER);
+        assert!(!session.wants_read());
+    }
+
     /// Greets the name in the `X-Name` header, through `io::Write`.
     fn greet(request: &Request<'_>, response: &mut Response<'_>) {
         use std::io::Write;
