@@ -1059,6 +1059,22 @@ GET /c HTTP/1.1\r\n\r\n";
         assert!(!session.wants_read());
     }
 
+    #[test]
+    fn unanswered_bytes_move_to_the_front_only_once_the_buffer_is_full() {
+        let mut session = Session::new();
+        let first = b"GET /plaintext HTTP/1.1\r\n\r\n";
+        let partial = b"GET /plain";
+        put(&mut session, &[&first[..], partial].concat());
+        session.process(&HelloWorld, DATE);
+        // The answered request's bytes stay until the room after the partial
+        // one runs out: no copy for each read.
+        let room = session.read_buf().len();
+        assert_eq!(room, MAX_HEAD - first.len() - partial.len());
+        put(&mut session, &vec![b'x'; room]);
+        assert_eq!(session.read_buf().len(), first.len());
+        assert!(session.input.starts_with(partial));
+    }
+
     /// Greets the name in the `X-Name` header, through `io::Write`.
     fn greet(request: &Request<'_>, response: &mut Response<'_>) {
         use std::io::Write;
