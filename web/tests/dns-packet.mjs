@@ -8,6 +8,7 @@ import { readFileSync, readdirSync, existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { isDeepStrictEqual, inspect } from "node:util";
 import { fileURLToPath } from "node:url";
+import { seeded } from "./seeded.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const peer = createRequire(`${root}www/package.json`)("dns-packet");
@@ -306,11 +307,9 @@ for (const second of [34, 35]) {
 
 // Random damage: up to four bytes changed at once, the message cut at a
 // random length a third of the time, from a fixed seed.
-let seed = 20261206;
-const random = (n) => {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return Math.floor((seed / 2147483648) * n);
-};
+const next = seeded(20261206);
+/** A random integer from 0 to `n - 1`. */
+const random = (n) => Math.floor((next() / 2147483648) * n);
 const seeds = [...vectors.map((v) => v.buf), rare, rare, rare, rare];
 for (let round = 0; round < 20000; round++) {
   const buf = Buffer.from(seeds[random(seeds.length)]);

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
+import { seeded } from "./seeded.mjs";
 
 const root = new URL("../../", import.meta.url);
 const { TdsReader, LeanwireError } = await import(new URL("web/pkg/node.js", root));
@@ -129,11 +130,9 @@ function plain(value) {
 
 const rowsOf = (tokens) => tokens.filter((t) => t.token === "ROW" || t.token === "NBCROW").map((t) => t.values);
 
-let seed = 7;
-function random(most) {
-  seed = (seed * 1103515245 + 12345) % 2147483648;
-  return 1 + (seed % most);
-}
+const next = seeded(7);
+/** A random integer from 1 to `most`. */
+const random = (most) => 1 + (next() % most);
 
 function split(bytes, size) {
   const out = [];
@@ -144,6 +143,9 @@ function split(bytes, size) {
   }
   return out;
 }
+
+/** A TDS 7.4 token stream, not in packets. */
+const tokenStream = (bytes) => ({ bytes, tokensOnly: true, version: "7.4" });
 
 /** A PLP value of `chunks`: the total length, each chunk after its length, then the terminator. */
 function plp(...chunks) {
@@ -370,7 +372,7 @@ await checkAsync("varbinary(max) and varchar(max) values, whole and in 1-byte pi
     inTwo(Buffer.from("héllo", "latin1")),
     Buffer.from("fd1000c1000100000000000000", "hex"),
   ]);
-  const stream = { bytes, tokensOnly: true, version: "7.4" };
+  const stream = tokenStream(bytes);
   const peer = await tedious(stream);
   strictEqual(peer.error, null);
   for (const pieces of [[bytes], split(bytes, 1)]) {
@@ -395,7 +397,7 @@ await checkAsync("money and decimal values past 32 bits, and negative ones, as t
     ].join(""),
     "hex",
   );
-  const stream = { bytes, tokensOnly: true, version: "7.4" };
+  const stream = tokenStream(bytes);
   const peer = await tedious(stream);
   strictEqual(peer.error, null);
   const { tokens, error } = leanwire(stream, [bytes]);
@@ -421,7 +423,7 @@ await checkAsync("long values in small pieces, as tedious reads them", async () 
     plp(text(10000, 0x3b1)),
     Buffer.from("fd1000c1000100000000000000", "hex"),
   ]);
-  const stream = { bytes, tokensOnly: true, version: "7.4" };
+  const stream = tokenStream(bytes);
   const peer = await tedious(stream);
   strictEqual(peer.error, null);
   for (const size of [bytes.length, 1000, 97]) {
@@ -433,9 +435,8 @@ await checkAsync("long values in small pieces, as tedious reads them", async () 
 });
 check("tokens tedious does not read: their names and their bytes", () => {
   const done = "fd000000000000000000000000";
-  const stream = (hex) => ({ bytes: Buffer.from(hex + done, "hex"), tokensOnly: true, version: "7.4" });
   const first = (hex) => {
-    const bad = stream(hex);
+    const bad = tokenStream(Buffer.from(hex + done, "hex"));
     return leanwire(bad, [bad.bytes]).tokens[0];
   };
   // SESSIONSTATE: sequence 1, status 1, one entry (id 5, 2 bytes).
@@ -446,7 +447,7 @@ check("tokens tedious does not read: their names and their bytes", () => {
 check("a big bigint", () => {
   // COLMETADATA (bigint), ROW 2^62 + 1, DONE.
   const big = Buffer.from("8101000000000001002608016200d108010000000000004000fd0000c1000000000000000000", "hex");
-  const stream = { bytes: big, tokensOnly: true, version: "7.4" };
+  const stream = tokenStream(big);
   strictEqual(rowsOf(leanwire(stream, [big]).tokens)[0][0], "4611686018427387905");
   strictEqual(rowsOf(leanwire(stream, [big], { values: "exact" }).tokens)[0][0], 4611686018427387905n);
 });
@@ -557,14 +558,14 @@ const hostile = wideResultSets(3, 4096);
 await rejects("a COLMETADATA past arenaLimit", [hostile.bytes], "ArenaFull", hostile.first + 1, { tokensOnly: true, arenaLimit: 65536 });
 check("result sets past arenaLimit in all are read one by one", () => {
   const { bytes } = wideResultSets(10, 512);
-  const { tokens, error } = leanwire({ tokensOnly: true, version: "7.4" }, split(bytes, 1000), { arenaLimit: 65536 });
+  const { tokens, error } = leanwire(tokenStream(bytes), split(bytes, 1000), { arenaLimit: 65536 });
   strictEqual(error, null, error?.message);
   strictEqual(tokens.filter((t) => t.token === "COLMETADATA").length, 11);
 });
 check("a COLMETADATA without metadata keeps the columns", () => {
   const { bytes, first } = wideResultSets(0, 0);
   const again = [0x81, 0xff, 0xff, 0xd1, 8, 0, 0, 0, 0xfd, 0x10, 0, 0xc1, 0, 1, 0, 0, 0, 0, 0, 0, 0];
-  const stream = { bytes: Buffer.concat([bytes.subarray(0, first), Buffer.from(again)]), tokensOnly: true, version: "7.4" };
+  const stream = tokenStream(Buffer.concat([bytes.subarray(0, first), Buffer.from(again)]));
   const { tokens, error } = leanwire(stream, [stream.bytes]);
   strictEqual(error, null, error?.message);
   deepStrictEqual(rowsOf(tokens), [[7], [8]]);
