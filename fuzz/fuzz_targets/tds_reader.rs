@@ -2,7 +2,8 @@
 //! input's first bytes), it must read exactly what it reads when fed the
 //! whole input at once, in both large-value modes, and taking whole rows
 //! through `Reader::whole_row` must read the same as taking every row event
-//! by event. No panic, errors point inside the input, and every value prints.
+//! by event (but for a row the stream cuts off, which `whole_row` never
+//! hands out). No panic, errors point inside the input, and every value prints.
 #![no_main]
 
 use leanwire_core::bumpalo::Bump;
@@ -103,6 +104,31 @@ fn run(
     out
 }
 
+/// What `run` read, as a caller of `Reader::whole_row` sees it when the
+/// stream ends inside a row: `whole_row` hands out whole rows only, so a
+/// row it was gathering when the input ran out shows in nothing but
+/// `finish`, where `next` would have given its first values.
+fn without_cut_row(read: &[String]) -> Vec<String> {
+    let Some((finish, events)) = read.split_last() else {
+        return Vec::new();
+    };
+    let start = events
+        .iter()
+        .rposition(|line| line.starts_with("ROW /") || line.starts_with("NBCROW /"));
+    let keep = match start {
+        Some(start)
+            if finish.starts_with("finish Err")
+                && !events[start..]
+                    .iter()
+                    .any(|line| line.starts_with("ROWEND")) =>
+        {
+            start
+        }
+        _ => events.len(),
+    };
+    events[..keep].iter().chain([finish]).cloned().collect()
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((&control, rest)) = data.split_first() else {
         return;
@@ -133,7 +159,12 @@ fuzz_target!(|data: &[u8]| {
     if large == LargeValues::Assemble {
         for sizes in [&[bytes.len()][..], &sizes] {
             let rows = run(bytes, sizes, large, version, true);
-            assert_eq!(whole, rows, "whole rows, sizes {sizes:?}");
+            // A cut row that `whole_row` gathered has no events; one it left
+            // to `next` has the same as without whole rows.
+            assert!(
+                rows == whole || rows == without_cut_row(&whole),
+                "whole rows, sizes {sizes:?}:\n{rows:#?}\nvs\n{whole:#?}"
+            );
         }
     }
 });

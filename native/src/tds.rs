@@ -1092,10 +1092,15 @@ struct Engine<R> {
 
 impl<R> Engine<R> {
     fn new(source: R, options: StreamOptions) -> Engine<R> {
+        // A row's values stay where they lie until the next row: in the
+        // input or row buffer, never inside the reader, so a row split
+        // across reads goes value by value into the row buffer.
+        let mut reader = Reader::new(options.version);
+        reader.set_gather_rows(false);
         Engine {
             source,
             deframer: Deframer::new(),
-            reader: Reader::new(options.version),
+            reader,
             input: vec![0; options.input_len.max(1)].into_boxed_slice(),
             raw: (0, 0),
             piece: (0, 0),

@@ -135,6 +135,7 @@ pub(crate) struct Ucs2Check {
 
 impl Ucs2Check {
     /// Checks `bytes`, the first of which sits at stream offset `at`.
+    #[inline]
     pub(crate) fn feed(&mut self, bytes: &[u8], at: u64) -> Result<(), u64> {
         // Text fed a byte at a time is half a code unit, then the other half.
         if let [byte] = *bytes {
@@ -143,9 +144,16 @@ impl Ucs2Check {
                     self.odd = Some((byte, at));
                     Ok(())
                 }
+                // A code unit that is no surrogate, with none pending.
+                Some(_) if self.high_at.is_none() && !is_surrogate_high_byte(byte) => Ok(()),
                 Some((first, first_at)) => self.unit(u16::from_le_bytes([first, byte]), first_at),
             };
         }
+        self.feed_slice(bytes, at)
+    }
+
+    /// [`feed`](Self::feed) of more than one byte.
+    fn feed_slice(&mut self, bytes: &[u8], at: u64) -> Result<(), u64> {
         let mut rest = bytes;
         let mut pos = at;
         if let Some((first, first_at)) = self.odd {

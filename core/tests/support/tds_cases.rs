@@ -421,11 +421,24 @@ pub fn read_rows(
                 let mut placed = Vec::new();
                 for (column, (value, source)) in row.values().zip(row.sources()).enumerate() {
                     run.events.push(value_event_json(column as u16, &value));
-                    placed.push((value.bytes().map(<[u8]>::to_vec), source));
+                    let at = value.bytes().map(|b| b.as_ptr() as usize);
+                    placed.push((value.bytes().map(<[u8]>::to_vec), at, source));
                 }
                 run.events.push(event_json(&Event::RowEnd));
                 whole_rows += 1;
-                for (value, source) in placed {
+                for (value, at, source) in placed {
+                    if source == Some(ValueSource::Inline) {
+                        // Gathered into the reader: in neither the input nor the buffer.
+                        let at = at.expect("an inline value has bytes");
+                        let outside =
+                            |within: &[u8]| !within.as_ptr_range().contains(&(at as *const u8));
+                        assert!(
+                            outside(before) && outside(&buf),
+                            "an inline value is inside the reader"
+                        );
+                        assert!(value.as_ref().is_some_and(|v| v.len() <= INLINE_VALUE_LEN));
+                        continue;
+                    }
                     assert_eq!(
                         placed_bytes(source, value.as_deref(), before, &buf),
                         value,

@@ -20,6 +20,7 @@ use super::value::Value;
 use super::version::TdsVersion;
 use cursor::Cursor;
 use data::Fast;
+use gather::{GATHER_LEN, Gather, Scan};
 use meta::{MetaEnv, MetaMachine, MetaStep};
 use plan::Plans;
 use row::RowMachine;
@@ -27,6 +28,7 @@ use row::RowMachine;
 mod cursor;
 mod data;
 mod event;
+mod gather;
 mod large;
 mod meta;
 mod metadata;
@@ -47,8 +49,12 @@ pub use whole_row::{RowSources, RowValues, WholeRow};
 pub(crate) const SCRATCH_LEN: usize = 32;
 
 /// The most bytes of a value that the reader hands out from inside itself
-/// ([`ValueSource::Inline`]).
-pub const INLINE_VALUE_LEN: usize = SCRATCH_LEN;
+/// ([`ValueSource::Inline`]): a value split across chunks of up to 32
+/// bytes, or any value of a row it gathered whole (see
+/// [`Reader::whole_row`]).
+pub const INLINE_VALUE_LEN: usize = GATHER_LEN;
+
+const _: () = assert!(SCRATCH_LEN <= GATHER_LEN);
 
 /// The most columns a COLMETADATA may announce (SQL Server's own limit).
 pub const MAX_COLUMNS: u16 = 4096;
@@ -79,6 +85,8 @@ pub(super) enum Src<'c> {
     Scratch(usize),
     /// In the first `n` bytes of the caller's buffer.
     Buf(usize),
+    /// In the row the reader gathered, `len` bytes from `start`.
+    Gathered { start: usize, len: usize },
 }
 
 /// What a step produced, before it borrows the reader, the metadata and the
@@ -113,6 +121,12 @@ pub(super) enum Out<'c> {
     ValueChunk {
         column: u16,
         bytes: &'c [u8],
+    },
+    /// A piece of a streamed value, in the row the reader gathered.
+    GatheredChunk {
+        column: u16,
+        start: usize,
+        len: usize,
     },
     ValueEnd {
         column: u16,
@@ -153,6 +167,11 @@ pub(super) enum State {
     Meta(MetaMachine),
     /// A ROW or NBCROW, or a RETURNVALUE's value, in the row machine.
     Row,
+    /// A ROW or NBCROW split across chunks, being gathered whole; once
+    /// `stopped`, the row machine is to read what was gathered.
+    Gather { stopped: bool },
+    /// The row machine reading the gathered row, from byte `from` on.
+    Replay { from: usize },
     /// An error stopped the reader.
     Failed,
 }
@@ -241,6 +260,11 @@ pub struct Reader {
     row: RowMachine,
     /// How whole rows of the current result set read its columns.
     plans: Plans,
+    /// The row being gathered whole while its chunks arrive.
+    gather: Gather,
+    /// Whether [`whole_row`](Self::whole_row) gathers rows split across
+    /// chunks.
+    gather_rows: bool,
     /// FEATUREEXTACK acknowledged column encryption: COLMETADATA would
     /// carry a CEK table, which leanwire does not read.
     column_encryption: bool,
@@ -264,6 +288,8 @@ impl Reader {
             generation: 0,
             row: RowMachine::new(),
             plans: Plans::new(),
+            gather: Gather::new(),
+            gather_rows: true,
             column_encryption: false,
             meta_stamp: 0,
             failed: None,
@@ -290,6 +316,15 @@ impl Reader {
         self.large
     }
 
+    /// Whether [`whole_row`](Self::whole_row) gathers a row that does not
+    /// lie whole in its chunk (`true`, the default), or leaves it to
+    /// [`next`](Self::next) with nothing taken (`false`). A caller that
+    /// keeps a row's values past the next call wants them in its own
+    /// buffers, not inside the reader, and turns this off.
+    pub fn set_gather_rows(&mut self, gather: bool) {
+        self.gather_rows = gather;
+    }
+
     /// Skips (`true`) or delivers (`false`) column `column` of every row of
     /// the current result set. A skipped column's bytes are passed over
     /// without being copied or decoded, and it yields no event;
@@ -297,6 +332,10 @@ impl Reader {
     /// COLMETADATA. Columns past [`MAX_COLUMNS`] are ignored.
     pub fn skip_column(&mut self, column: u16, skip: bool) {
         self.row.skip_column(column, skip);
+        // A row being gathered is read by the row machine, which skips.
+        if let State::Gather { .. } = self.state {
+            self.state = State::Gather { stopped: true };
+        }
     }
 
     /// Whether column `column` of the current (or last) row is NULL, known
@@ -308,8 +347,12 @@ impl Reader {
     }
 
     /// Bytes taken in so far (the offset of the next byte).
-    pub const fn offset(&self) -> u64 {
-        self.cursor.pos
+    pub fn offset(&self) -> u64 {
+        match self.state {
+            // The row machine is behind: it reads the gathered row again.
+            State::Replay { from } => self.cursor.pos + (self.gather.bytes().len() - from) as u64,
+            _ => self.cursor.pos,
+        }
     }
 
     /// Where the reader is, by name.
@@ -327,7 +370,8 @@ impl Reader {
             } => ReaderState::TokenBody { token, have, len },
             State::Feature { .. } => ReaderState::FeatureExtAck,
             State::Meta(meta) => meta.public(),
-            State::Row => self.row.public(),
+            State::Row | State::Replay { .. } => self.row.public(),
+            State::Gather { .. } => self.gather.public(),
             State::Failed => ReaderState::Failed,
         }
     }
@@ -341,7 +385,11 @@ impl Reader {
             | State::Body { token, .. } => Site::token(token),
             State::Feature { .. } => Site::token(TokenType::FeatureExtAck),
             State::Meta(meta) => meta.site(),
-            State::Row => self.row.current_site(),
+            State::Row | State::Replay { .. } => self.row.current_site(),
+            State::Gather { .. } => match self.gather.column_index() {
+                Some(column) => Site::column(self.gather.kind().token(), column),
+                None => Site::token(TokenType::NbcRow),
+            },
         }
     }
 
@@ -357,7 +405,7 @@ impl Reader {
             State::Row if self.row.at_boundary() => Ok(()),
             _ => Err(error_at(
                 ErrorKind::UnexpectedEof(self.site()),
-                self.cursor.pos,
+                self.offset(),
             )),
         }
     }
@@ -388,6 +436,10 @@ impl Reader {
                 Err(e) => return Err(self.fail(e)),
             }
         }
+        // A row being gathered waits for its next chunk.
+        if let (State::Gather { stopped: false }, []) = (self.state, *input) {
+            return Ok(Status::Partial);
+        }
         self.next_event(input, meta, buf)
     }
 
@@ -402,7 +454,7 @@ impl Reader {
         if let Some(e) = self.failed {
             return Err(e);
         }
-        self.call_at = self.cursor.pos;
+        self.call_at = self.offset();
         if let State::Row = self.state {
             match self
                 .row
@@ -433,12 +485,24 @@ impl Reader {
     /// from `input`. `buf` holds where each value lies (8 bytes a column)
     /// and, joined, the PLP values sent in more than one chunk.
     ///
-    /// `None`, with nothing taken, when the reader is not at a token's
-    /// start, the next token is not a row, the row does not lie whole in
-    /// `input` or does not fit in `buf`, the caller skips a
-    /// column, a column is TEXT, NTEXT or IMAGE, or a value fails a check.
-    /// [`next`](Self::next) then reads the row, and reports what is wrong
-    /// with it. [`is_null`](Self::is_null) speaks of rows read by `next`.
+    /// A row that begins in `input` but does not end there is gathered:
+    /// its bytes are taken into the reader (up to 512 of them) by their
+    /// framing alone, and `None` comes back with `input` used up. Call
+    /// `whole_row` again with the next chunk, and the row comes whole once
+    /// its last byte is in; its values then lie inside the reader
+    /// ([`ValueSource::Inline`]). [`next`](Self::next), called in between,
+    /// waits for more (`Partial` on an empty `input`), or reads the
+    /// gathered bytes as if they had just arrived, and goes on from there.
+    /// So a row split across many small chunks costs a copy of its bytes
+    /// and one whole-row read, not a step per field. Turn this off with
+    /// [`set_gather_rows`](Self::set_gather_rows).
+    ///
+    /// Otherwise `None`, with nothing taken, when the reader is not at a
+    /// token's start, the next token is not a row, the row does not fit in
+    /// `buf`, the caller skips a column, a column is TEXT, NTEXT or IMAGE,
+    /// or a value fails a check. [`next`](Self::next) then reads the row,
+    /// and reports what is wrong with it. [`is_null`](Self::is_null) speaks
+    /// of rows read by `next`.
     ///
     /// ```
     /// use leanwire_core::bumpalo::Bump;
@@ -471,21 +535,34 @@ impl Reader {
     /// ```
     #[inline]
     pub fn whole_row<'r, 'c: 'r, 'a: 'r>(
-        &mut self,
+        &'r mut self,
         input: &mut &'c [u8],
         meta: &'r Metadata<'a>,
         buf: &'r mut [u8],
     ) -> Option<WholeRow<'r>> {
-        if !matches!(self.state, State::Token) {
-            return None;
+        match self.state {
+            State::Token => self.whole_row_at_token(input, meta, buf),
+            State::Gather { stopped: false } => {
+                match self
+                    .gather
+                    .take_inside_field(&mut self.cursor.pos, input, buf.len())
+                {
+                    Some(Scan::More) => None,
+                    Some(_) => {
+                        self.state = State::Gather { stopped: true };
+                        None
+                    }
+                    None => self.gather_row(input, meta, buf),
+                }
+            }
+            _ => None,
         }
-        self.whole_row_at_token(input, meta, buf)
     }
 
     /// [`whole_row`](Self::whole_row) at a token's start.
     #[inline(never)]
     fn whole_row_at_token<'r, 'c: 'r, 'a: 'r>(
-        &mut self,
+        &'r mut self,
         input: &mut &'c [u8],
         meta: &'r Metadata<'a>,
         buf: &'r mut [u8],
@@ -506,10 +583,71 @@ impl Reader {
             return None;
         }
         let plans = self.plans.of(self.generation, columns);
-        let (row, taken) = whole_row::read(kind, body, columns, plans, buf)?;
+        let buf_len = buf.len();
+        if let Some((row, taken)) = whole_row::read(kind, body, columns, plans, buf) {
+            self.token_at = self.cursor.pos;
+            self.cursor.take(input, 1 + taken);
+            return Some(row);
+        }
+        if !self.gather_rows {
+            return None;
+        }
         self.token_at = self.cursor.pos;
-        self.cursor.take(input, 1 + taken);
-        Some(row)
+        self.cursor.take(input, 1);
+        let stream = self.large == LargeValues::Stream;
+        let scan = match self
+            .gather
+            .begin(kind, self.cursor.pos, stream, columns, plans)
+        {
+            Scan::More => self
+                .gather
+                .scan(&mut self.cursor.pos, input, columns, plans, buf_len),
+            Scan::Row | Scan::Stop => Scan::Stop,
+        };
+        // A row that lay whole in `input` yet was refused goes to the row
+        // machine too, which says why.
+        self.state = State::Gather {
+            stopped: scan != Scan::More,
+        };
+        None
+    }
+
+    /// [`whole_row`](Self::whole_row) inside a row being gathered.
+    #[inline(never)]
+    fn gather_row<'r, 'c: 'r, 'a: 'r>(
+        &'r mut self,
+        input: &mut &'c [u8],
+        meta: &'r Metadata<'a>,
+        buf: &'r mut [u8],
+    ) -> Option<WholeRow<'r>> {
+        let columns = meta.columns();
+        if meta.generation() != self.generation {
+            self.state = State::Gather { stopped: true };
+            return None;
+        }
+        let plans = self.plans.of(self.generation, columns);
+        match self
+            .gather
+            .scan(&mut self.cursor.pos, input, columns, plans, buf.len())
+        {
+            Scan::More => return None,
+            Scan::Row => {}
+            Scan::Stop => {
+                self.state = State::Gather { stopped: true };
+                return None;
+            }
+        }
+        let gathered = self.gather.bytes();
+        match whole_row::read(self.gather.kind(), gathered, columns, plans, buf) {
+            Some((row, taken)) if taken == gathered.len() => {
+                self.state = State::Token;
+                Some(row.in_reader())
+            }
+            _ => {
+                self.state = State::Gather { stopped: true };
+                None
+            }
+        }
     }
 
     fn fail(&mut self, e: Error) -> Error {
@@ -638,6 +776,42 @@ impl Reader {
                         Status::Complete(Some(out)) => return Ok(Status::Complete(out)),
                         Status::Complete(None) => {}
                         Status::Partial => return Ok(Status::Partial),
+                    }
+                }
+                State::Gather { stopped } => {
+                    if !stopped && input.is_empty() {
+                        return Ok(Status::Partial);
+                    }
+                    // The row machine reads the row from its start.
+                    let kind = self.gather.kind();
+                    self.begin_row(kind, meta, self.token_at)?;
+                    self.cursor.pos = self.gather.base();
+                    self.state = State::Replay { from: 0 };
+                    if kind == RowKind::Row {
+                        return Ok(Status::Complete(Out::RowStart(kind)));
+                    }
+                }
+                State::Replay { from } => {
+                    let gathered = self.gather.bytes();
+                    if from == gathered.len() || self.row.is_idle() {
+                        debug_assert_eq!(from, gathered.len(), "the gathered row ended early");
+                        self.state = match self.row.is_idle() {
+                            true => State::Token,
+                            false => State::Row,
+                        };
+                        continue;
+                    }
+                    let mut pending = &gathered[from..];
+                    let stream_large = self.large == LargeValues::Stream;
+                    let step =
+                        self.row
+                            .step(&mut self.cursor, &mut pending, meta, buf, stream_large)?;
+                    self.state = State::Replay {
+                        from: gathered.len() - pending.len(),
+                    };
+                    if let Status::Complete(Some(out)) = step {
+                        let (base, end) = (self.gather.base(), self.cursor.pos);
+                        return Ok(Status::Complete(detach(out, base, end)));
                     }
                 }
                 State::Failed => {
@@ -836,8 +1010,8 @@ impl Reader {
                 let body: &'r [u8] = match src {
                     Src::Input(bytes, _) => bytes,
                     Src::Buf(n) => &buf[..n],
-                    // Bodies are never gathered in scratch.
-                    Src::Scratch(_) => &[],
+                    // Bodies are never gathered in scratch, nor in a row.
+                    Src::Scratch(_) | Src::Gathered { .. } => &[],
                 };
                 match self.body_token(token, body) {
                     Ok(token) => Event::Token(token),
@@ -876,6 +1050,10 @@ impl Reader {
                     Some(Src::Scratch(n)) => {
                         (Some(&self.cursor.scratch[..n]), Some(ValueSource::Inline))
                     }
+                    Some(Src::Gathered { start, len }) => (
+                        Some(&self.gather.bytes()[start..start + len]),
+                        Some(ValueSource::Inline),
+                    ),
                 };
                 Event::Value {
                     column,
@@ -894,6 +1072,10 @@ impl Reader {
                 }
             }
             Out::ValueChunk { column, bytes } => Event::ValueChunk { column, bytes },
+            Out::GatheredChunk { column, start, len } => Event::ValueChunk {
+                column,
+                bytes: &self.gather.bytes()[start..start + len],
+            },
             Out::ValueEnd { column } => Event::ValueEnd { column },
             Out::RowEnd => Event::RowEnd,
         })
@@ -945,6 +1127,49 @@ impl Reader {
             }
             _ => Token::Raw { token, data: body },
         })
+    }
+}
+
+/// A step's output over the gathered row, whose first byte is at stream
+/// offset `base`, with its borrows of that row turned into places in it;
+/// the step ended at stream offset `end`.
+fn detach(out: Out<'_>, base: u64, end: u64) -> Out<'static> {
+    let place = |src: Src<'_>| match src {
+        Src::Input(bytes, at) => Src::Gathered {
+            start: (at - base) as usize,
+            len: bytes.len(),
+        },
+        Src::Scratch(n) => Src::Scratch(n),
+        Src::Buf(n) => Src::Buf(n),
+        Src::Gathered { start, len } => Src::Gathered { start, len },
+    };
+    match out {
+        Out::Body { token, src, at } => Out::Body {
+            token,
+            src: place(src),
+            at,
+        },
+        Out::Value { column, ret, src } => Out::Value {
+            column,
+            ret,
+            src: src.map(place),
+        },
+        // A piece is the last thing a step takes.
+        Out::ValueChunk { column, bytes } => Out::GatheredChunk {
+            column,
+            start: (end - base) as usize - bytes.len(),
+            len: bytes.len(),
+        },
+        Out::GatheredChunk { column, start, len } => Out::GatheredChunk { column, start, len },
+        Out::Done(done) => Out::Done(done),
+        Out::ReturnStatus(status) => Out::ReturnStatus(status),
+        Out::ColMetadataStart { columns } => Out::ColMetadataStart { columns },
+        Out::ColMetadata { no_metadata } => Out::ColMetadata { no_metadata },
+        Out::ReturnValue => Out::ReturnValue,
+        Out::RowStart(kind) => Out::RowStart(kind),
+        Out::ValueStart { column, ret, total } => Out::ValueStart { column, ret, total },
+        Out::ValueEnd { column } => Out::ValueEnd { column },
+        Out::RowEnd => Out::RowEnd,
     }
 }
 

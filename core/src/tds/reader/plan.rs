@@ -67,7 +67,7 @@ impl Plans {
 
 impl Plan {
     /// A plan not made yet: it reads no value.
-    const UNMADE: Plan = Plan {
+    pub(super) const UNMADE: Plan = Plan {
         layout: Layout::Text,
         lengths: Lengths::NONE,
         check: Check::None,
@@ -92,6 +92,17 @@ impl Plan {
     /// Whether a non-NULL value of `len` bytes fits the type.
     pub(super) const fn len_ok(&self, len: u64) -> bool {
         self.lengths.fits(len)
+    }
+
+    /// Whether values are UCS-2 text, checked as such.
+    pub(super) const fn checks_ucs2(&self) -> bool {
+        matches!(self.check, Check::Ucs2)
+    }
+
+    /// Whether values pass the type's own check ([`check_value`]) once
+    /// whole.
+    pub(super) const fn checks_value(&self) -> bool {
+        matches!(self.check, Check::Value)
     }
 
     /// Whether `data`, a value of the right length, passes the checks the

@@ -24,9 +24,10 @@ const NULL_LEN: u32 = u32::MAX;
 /// [`Reader::whole_row`](super::Reader::whole_row): every value in it is
 /// framed and checked, so [`values`](Self::values) only hands them out.
 ///
-/// A value borrows the input, except a PLP value sent in more than one
-/// chunk, which is joined in the caller's buffer. The buffer also holds
-/// where each value lies, so that handing them out frames nothing again.
+/// A value borrows the input (or, for a row the reader gathered, the
+/// reader), except a PLP value sent in more than one chunk, which is joined
+/// in the caller's buffer. The buffer also holds where each value lies, so
+/// that handing them out frames nothing again.
 #[derive(Copy, Clone, Debug)]
 pub struct WholeRow<'r> {
     kind: RowKind,
@@ -37,6 +38,8 @@ pub struct WholeRow<'r> {
     index: &'r [u8],
     /// The joined PLP values, one after another in column order.
     joined: &'r [u8],
+    /// `body` lies inside the reader, which gathered the row.
+    gathered: bool,
 }
 
 impl<'r> WholeRow<'r> {
@@ -67,13 +70,22 @@ impl<'r> WholeRow<'r> {
 
     /// Where each value's bytes lie, in column order: in the input passed
     /// to [`Reader::whole_row`](super::Reader::whole_row), counted from its
-    /// token byte, or in the buffer passed to it; `None` for a NULL. What a
-    /// caller needs to keep a value once the row, which borrows both, is
-    /// gone.
+    /// token byte, in the buffer passed to it, or inside the reader for a
+    /// row it gathered; `None` for a NULL. What a caller needs to keep a
+    /// value once the row, which borrows all three, is gone.
     pub fn sources(&self) -> RowSources<'r> {
         RowSources {
             entries: self.index.chunks_exact(ENTRY),
             index_len: self.index.len(),
+            gathered: self.gathered,
+        }
+    }
+
+    /// The same row, read from the bytes the reader gathered.
+    pub(super) fn in_reader(self) -> WholeRow<'r> {
+        WholeRow {
+            gathered: true,
+            ..self
         }
     }
 }
@@ -118,6 +130,8 @@ pub struct RowSources<'r> {
     entries: ChunksExact<'r, u8>,
     /// The index's length: where the joined values start in the buffer.
     index_len: usize,
+    /// The row's body lies inside the reader.
+    gathered: bool,
 }
 
 impl Iterator for RowSources<'_> {
@@ -126,6 +140,7 @@ impl Iterator for RowSources<'_> {
     fn next(&mut self) -> Option<Option<ValueSource>> {
         Some(match read_entry(self.entries.next()?)? {
             Place::Null => None,
+            Place::Body { .. } if self.gathered => Some(ValueSource::Inline),
             // The body follows the token byte.
             Place::Body { start, .. } => Some(ValueSource::Chunk { offset: 1 + start }),
             // The joined values follow the index.
@@ -209,6 +224,7 @@ pub(super) fn read<'r>(
         columns,
         index,
         joined: &space[..joined],
+        gathered: false,
     };
     Some((row, at))
 }
