@@ -9,7 +9,7 @@ mod support {
 
 use leanwire_core::bumpalo::Bump;
 use leanwire_core::tds::{
-    Event, INLINE_VALUE_LEN, Metadata, Reader, ReaderState, Status, TdsVersion, Token, TokenType,
+    Event, GATHERED_ROW_LEN, Metadata, Reader, ReaderState, Status, TdsVersion, Token, TokenType,
     ValuePart, ValueSource,
 };
 use support::tds_cases::build::{COLLATION, Tokens, b_value, plp, ucs2, us_value};
@@ -239,7 +239,7 @@ fn skipping_a_column_hands_the_gathered_row_to_next() {
 
 #[test]
 fn a_row_longer_than_the_reader_holds_goes_to_next() {
-    let long = vec![0xab; INLINE_VALUE_LEN + 100];
+    let long = vec![0xab; GATHERED_ROW_LEN + 100];
     let varbinary = [&[0xa5][..], &8000u16.to_le_bytes()].concat();
     let bytes = Tokens::new()
         .colmetadata(&[("id", vec![0x26, 4]), ("data", varbinary)])

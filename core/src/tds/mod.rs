@@ -115,8 +115,9 @@ pub use order::Order;
 pub use owned::OwnedMetadata;
 pub use packet::{HEADER_LEN, MAX_PACKET_LEN, PacketHeader, PacketStatus, PacketType};
 pub use reader::{
-    DEFAULT_ARENA_LIMIT, Event, INLINE_VALUE_LEN, LargeValues, MAX_COLUMNS, MetaPart, Metadata,
-    Reader, ReaderState, RowSources, RowValues, Token, ValuePart, ValueSource, WholeRow,
+    DEFAULT_ARENA_LIMIT, Event, GATHERED_ROW_LEN, INLINE_VALUE_LEN, LargeValues, MAX_COLUMNS,
+    MetaPart, Metadata, Reader, ReaderState, RowSources, RowValues, Token, ValuePart, ValueSource,
+    WholeRow,
 };
 pub use returnstatus::ReturnStatus;
 pub use returnvalue::ReturnValue;

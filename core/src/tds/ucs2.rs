@@ -135,25 +135,10 @@ pub(crate) struct Ucs2Check {
 
 impl Ucs2Check {
     /// Checks `bytes`, the first of which sits at stream offset `at`.
-    #[inline]
     pub(crate) fn feed(&mut self, bytes: &[u8], at: u64) -> Result<(), u64> {
-        // Text fed a byte at a time is half a code unit, then the other half.
         if let [byte] = *bytes {
-            return match self.odd.take() {
-                None => {
-                    self.odd = Some((byte, at));
-                    Ok(())
-                }
-                // A code unit that is no surrogate, with none pending.
-                Some(_) if self.high_at.is_none() && !is_surrogate_high_byte(byte) => Ok(()),
-                Some((first, first_at)) => self.unit(u16::from_le_bytes([first, byte]), first_at),
-            };
+            return self.feed_byte(byte, at);
         }
-        self.feed_slice(bytes, at)
-    }
-
-    /// [`feed`](Self::feed) of more than one byte.
-    fn feed_slice(&mut self, bytes: &[u8], at: u64) -> Result<(), u64> {
         let mut rest = bytes;
         let mut pos = at;
         if let Some((first, first_at)) = self.odd {
@@ -184,6 +169,21 @@ impl Ucs2Check {
             self.odd = Some((*last, pos));
         }
         Ok(())
+    }
+
+    /// [`feed`](Self::feed) of one byte, at stream offset `at`: text fed a
+    /// byte at a time is half a code unit, then the other half.
+    #[inline]
+    pub(crate) fn feed_byte(&mut self, byte: u8, at: u64) -> Result<(), u64> {
+        match self.odd.take() {
+            None => {
+                self.odd = Some((byte, at));
+                Ok(())
+            }
+            // A code unit that is no surrogate, with none pending.
+            Some(_) if self.high_at.is_none() && !is_surrogate_high_byte(byte) => Ok(()),
+            Some((first, first_at)) => self.unit(u16::from_le_bytes([first, byte]), first_at),
+        }
     }
 
     fn unit(&mut self, unit: u16, at: u64) -> Result<(), u64> {

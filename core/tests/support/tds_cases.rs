@@ -14,9 +14,9 @@ use std::vec::Vec;
 
 use leanwire_core::bumpalo::Bump;
 use leanwire_core::tds::{
-    Deframer, EnvValue, ErrorKind, Event, FeatureId, INLINE_VALUE_LEN, LargeValues, Metadata,
-    PacketHeader, Reader, Site, SqlValue, Status, TdsVersion, Time, Token, TokenType, Value,
-    ValueSource,
+    Deframer, EnvValue, ErrorKind, Event, FeatureId, GATHERED_ROW_LEN, INLINE_VALUE_LEN,
+    LargeValues, Metadata, PacketHeader, Reader, Site, SqlValue, Status, TdsVersion, Time, Token,
+    TokenType, Value, ValueSource,
 };
 use serde_json::{Value as Json, json};
 
@@ -436,7 +436,7 @@ pub fn read_rows(
                             outside(before) && outside(&buf),
                             "an inline value is inside the reader"
                         );
-                        assert!(value.as_ref().is_some_and(|v| v.len() <= INLINE_VALUE_LEN));
+                        assert!(value.as_ref().is_some_and(|v| v.len() <= GATHERED_ROW_LEN));
                         continue;
                     }
                     assert_eq!(
@@ -452,7 +452,12 @@ pub fn read_rows(
                     run.events.push(event_json(&event));
                     if let Event::Value { value, source, .. } = event {
                         let at = value.bytes().map(|b| (b.as_ptr() as usize, b.len()));
-                        check_source(source, at, before, &buf);
+                        // Read after gathering, a row's values lie in the reader.
+                        let inline = match rows {
+                            Rows::Whole => GATHERED_ROW_LEN,
+                            Rows::Events => INLINE_VALUE_LEN,
+                        };
+                        check_source(source, at, before, &buf, inline);
                     }
                 }
                 Ok(Status::Partial) => break,
@@ -487,19 +492,20 @@ fn placed_bytes(
 
 /// Checks that an event's value, whose bytes lie at address and length
 /// `value`, is where its `source` says: borrowed from `chunk`, the input of
-/// the call, or from `buf`, or a few bytes inside the reader.
+/// the call, or from `buf`, or at most `inline` bytes inside the reader.
 fn check_source(
     source: Option<ValueSource>,
     value: Option<(usize, usize)>,
     chunk: &[u8],
     buf: &[u8],
+    inline: usize,
 ) {
     let (within, offset, len) = match (source, value) {
         (None, None) => return,
         (Some(ValueSource::Chunk { offset }), Some((_, len))) => (chunk, offset, len),
         (Some(ValueSource::Buffer { offset }), Some((_, len))) => (buf, offset, len),
         (Some(ValueSource::Inline), Some((_, len))) => {
-            assert!(len <= INLINE_VALUE_LEN, "{len} bytes inline");
+            assert!(len <= inline, "{len} bytes inline");
             return;
         }
         (source, value) => panic!("{source:?} for a value at {value:?}"),

@@ -21,7 +21,7 @@ use crate::tds::type_info::TypeInfo;
 use crate::tds::value::Value;
 
 #[cfg(doc)]
-use super::{INLINE_VALUE_LEN, LargeValues, Metadata, Reader};
+use super::{GATHERED_ROW_LEN, INLINE_VALUE_LEN, LargeValues, Metadata, Reader};
 
 /// A token, decoded: everything but the row data, which comes as
 /// [`Event::RowStart`], values and [`Event::RowEnd`].
@@ -207,7 +207,9 @@ pub enum ValueSource {
         /// The offset of the first byte in the buffer.
         offset: usize,
     },
-    /// Inside the reader, at most [`INLINE_VALUE_LEN`] bytes, until the next call.
+    /// Inside the reader, until the next call: at most [`INLINE_VALUE_LEN`]
+    /// bytes, or [`GATHERED_ROW_LEN`] for a value of a row the reader
+    /// gathered ([`Reader::set_gather_rows`]).
     Inline,
 }
 

@@ -186,9 +186,15 @@ impl Gather {
         let mut scan = Scan::More;
         if self.text
             && let Some(check) = &mut self.ucs2
-            && check.feed(input, self.base + at as u64).is_err()
         {
-            scan = Scan::Stop;
+            let at = self.base + at as u64;
+            let checked = match **input {
+                [byte] => check.feed_byte(byte, at),
+                _ => check.feed(input, at),
+            };
+            if checked.is_err() {
+                scan = Scan::Stop;
+            }
         }
         *input = &[];
         Some(scan)

@@ -48,13 +48,15 @@ pub use whole_row::{RowSources, RowValues, WholeRow};
 /// arrive split across chunks.
 pub(crate) const SCRATCH_LEN: usize = 32;
 
-/// The most bytes of a value that the reader hands out from inside itself
-/// ([`ValueSource::Inline`]): a value split across chunks of up to 32
-/// bytes, or any value of a row it gathered whole (see
-/// [`Reader::whole_row`]).
-pub const INLINE_VALUE_LEN: usize = GATHER_LEN;
+/// The most bytes of a value split across chunks that the reader hands
+/// out from inside itself ([`ValueSource::Inline`]).
+pub const INLINE_VALUE_LEN: usize = SCRATCH_LEN;
 
-const _: () = assert!(SCRATCH_LEN <= GATHER_LEN);
+/// The most bytes of a row that the reader gathers whole (see
+/// [`Reader::whole_row`]); the values of such a row, and of one it hands
+/// to [`Reader::next`] after gathering it, lie inside the reader
+/// ([`ValueSource::Inline`]).
+pub const GATHERED_ROW_LEN: usize = GATHER_LEN;
 
 /// The most columns a COLMETADATA may announce (SQL Server's own limit).
 pub const MAX_COLUMNS: u16 = 4096;
@@ -486,7 +488,7 @@ impl Reader {
     /// and, joined, the PLP values sent in more than one chunk.
     ///
     /// A row that begins in `input` but does not end there is gathered:
-    /// its bytes are taken into the reader (up to 512 of them) by their
+    /// its bytes are taken into the reader (up to [`GATHERED_ROW_LEN`]) by their
     /// framing alone, and `None` comes back with `input` used up. Call
     /// `whole_row` again with the next chunk, and the row comes whole once
     /// its last byte is in; its values then lie inside the reader
