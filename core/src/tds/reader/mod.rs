@@ -418,7 +418,7 @@ impl Reader {
     /// Events that need no more bytes (the end of a row, an NBCROW's NULL
     /// columns) come even from an empty `input`, so call until `Partial`.
     /// After an error the reader stops: every later call returns it again.
-    #[inline]
+    #[inline(always)]
     pub fn next<'r, 'c: 'r, 'a: 'r>(
         &'r mut self,
         input: &mut &'c [u8],
@@ -535,7 +535,7 @@ impl Reader {
     /// assert_eq!(ids, ["42", "7"]);
     /// # Ok::<(), leanwire_core::tds::Error>(())
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn whole_row<'r, 'c: 'r, 'a: 'r>(
         &'r mut self,
         input: &mut &'c [u8],
