@@ -40,8 +40,9 @@ pub(super) struct Gather {
     column: u16,
     /// Its plan.
     plan: Plan,
-    /// The field being gathered, which ends at `need`.
+    /// The field being gathered, from `field_at` to `need`.
     field: Field,
+    field_at: usize,
     need: usize,
     /// The shortest buffer the row machine would take the field's value
     /// into, had the input run out inside it (0: it needs none).
@@ -50,8 +51,6 @@ pub(super) struct Gather {
     text: bool,
     /// Large values stream, so they need no buffer.
     stream: bool,
-    /// Where the current field starts.
-    field_at: usize,
     /// A PLP value's announced total, if known, and its data so far.
     total: Option<u64>,
     got: u64,
@@ -91,7 +90,7 @@ pub(super) enum Scan {
 enum Next {
     /// Another field to gather.
     Field,
-    /// The row's last field.
+    /// The row is complete.
     Row,
     /// The walk stops.
     Stop,
@@ -108,11 +107,11 @@ impl Gather {
             column: 0,
             plan: Plan::UNMADE,
             field: Field::Bitmap,
+            field_at: 0,
             need: 0,
             need_buf: 0,
             text: false,
             stream: false,
-            field_at: 0,
             total: None,
             got: 0,
             ucs2: None,

@@ -189,9 +189,11 @@ pub(super) enum State {
 /// header, an integer, a UCS-2 code unit, a PLP chunk length), it keeps what
 /// it has in fixed scratch space, or in the caller's row buffer for a
 /// value, and a named [`ReaderState`], and resumes exactly there: total work
-/// is O(bytes fed). It holds no heap memory; column metadata goes into the
-/// caller's [`Metadata`] (a `bumpalo` arena), and after the first
-/// COLMETADATA, rows touch neither the heap nor the arena.
+/// is O(bytes fed). A row that [`whole_row`](Self::whole_row) gathers is
+/// walked once as it arrives and read once when whole. It holds no heap
+/// memory; column metadata goes into the caller's [`Metadata`] (a
+/// `bumpalo` arena), and after the first COLMETADATA, rows touch neither
+/// the heap nor the arena.
 ///
 /// Three things come with each call:
 /// - the chunk, `&mut &[u8]`, advanced past what was taken;
