@@ -262,7 +262,7 @@ impl Gather {
                 if !self.plan.len_ok(len) {
                     return Next::Stop;
                 }
-                self.data(len as usize, Field::Data)
+                self.data(len as usize)
             }
             Field::Data => {
                 let type_info = &columns[usize::from(self.column)].type_info;
@@ -322,9 +322,9 @@ impl Gather {
     }
 
     /// A sized value's `len` data bytes come next.
-    fn data(&mut self, len: usize, field: Field) -> Next {
+    fn data(&mut self, len: usize) -> Next {
         self.ucs2 = self.plan.checks_ucs2().then(Ucs2Check::default);
-        self.field(len, field)
+        self.field(len, Field::Data)
     }
 
     /// The current column's value is complete: on to the next column.
@@ -356,7 +356,7 @@ impl Gather {
                     self.column += 1;
                     continue;
                 }
-                Layout::Fixed(n) => self.data(usize::from(n), Field::Data),
+                Layout::Fixed(n) => self.data(usize::from(n)),
                 Layout::Byte { .. } => self.field(1, Field::Prefix),
                 Layout::UShort => self.field(2, Field::Prefix),
                 Layout::Long => self.field(4, Field::Prefix),
