@@ -476,3 +476,24 @@ fn a_streamed_value_the_row_machine_reads_after_gathering_keeps_its_bytes() {
     assert_eq!(pieces, b"abcdefg");
     assert_eq!(values, [(1, Some(long))]);
 }
+
+#[test]
+fn a_row_that_ends_in_an_empty_value_comes_whole_with_its_last_byte() {
+    // An INT, then an empty varbinary(10): its length, 0, is the row's last
+    // field, and the stream ends there.
+    let varbinary = [&[0xa5][..], &10u16.to_le_bytes()].concat();
+    let bytes = Tokens::new()
+        .colmetadata(&[("id", vec![0x26, 4]), ("v", varbinary)])
+        .row(&[b_value(&7i32.to_le_bytes()), us_value(&[])])
+        .0;
+    let start = bytes.len() - (1 + 5 + 2);
+    let seen = read(&bytes, start, 1, true);
+    assert!(seen.events.is_empty(), "{seen:?}");
+    assert_eq!(
+        seen.whole
+            .iter()
+            .map(|(values, _)| values.clone())
+            .collect::<Vec<_>>(),
+        [vec![Some(7i32.to_le_bytes().to_vec()), Some(Vec::new())]]
+    );
+}

@@ -235,7 +235,8 @@ impl Gather {
                 };
             }
             match self.field_done(columns, plans) {
-                Next::Field if input.is_empty() => {
+                // An empty field (an empty value's data) is done at once.
+                Next::Field if input.is_empty() && self.need > self.len => {
                     return match buf_len < self.need_buf {
                         true => Scan::Stop,
                         false => Scan::More,
