@@ -47,8 +47,6 @@ pub(super) struct Gather {
     /// The shortest buffer the row machine would take the field's value
     /// into, had the input run out inside it (0: it needs none).
     need_buf: usize,
-    /// The field is text, checked as it arrives.
-    text: bool,
     /// Large values stream, so they need no buffer.
     stream: bool,
     /// A PLP value's announced total, if known, and its data so far.
@@ -110,7 +108,6 @@ impl Gather {
             field_at: 0,
             need: 0,
             need_buf: 0,
-            text: false,
             stream: false,
             total: None,
             got: 0,
@@ -136,11 +133,9 @@ impl Gather {
         self.base = base;
         self.stream = stream;
         self.column = 0;
+        self.ucs2 = None;
         let next = match kind {
-            RowKind::NbcRow => {
-                self.ucs2 = None;
-                self.field(columns.len().div_ceil(8), Field::Bitmap)
-            }
+            RowKind::NbcRow => self.field(columns.len().div_ceil(8), Field::Bitmap),
             RowKind::Row => self.column(columns, plans),
         };
         match next {
@@ -175,28 +170,39 @@ impl Gather {
         input: &mut &[u8],
         buf_len: usize,
     ) -> Option<Scan> {
-        let (at, n) = (self.len, input.len());
-        if n >= self.need - at || buf_len < self.need_buf {
+        if input.len() >= self.need - self.len || buf_len < self.need_buf {
             return None;
         }
-        copy(&mut self.bytes[at..at + n], input);
-        self.len = at + n;
+        Some(match self.take(pos, input, input.len()) {
+            true => Scan::More,
+            false => Scan::Stop,
+        })
+    }
+
+    /// Takes the first `n` bytes of `input` into the field being gathered,
+    /// checking text as it arrives; `false` for a bad UCS-2 unit.
+    #[inline]
+    fn take(&mut self, pos: &mut u64, input: &mut &[u8], n: usize) -> bool {
+        if n == 0 {
+            return true;
+        }
+        let (taken, rest) = input.split_at(n);
+        *input = rest;
         *pos += n as u64;
-        let mut scan = Scan::More;
-        if self.text
+        let at = self.len;
+        copy(&mut self.bytes[at..at + n], taken);
+        self.len += n;
+        if matches!(self.field, Field::Data | Field::Chunk)
             && let Some(check) = &mut self.ucs2
         {
             let at = self.base + at as u64;
-            let checked = match **input {
+            let checked = match *taken {
                 [byte] => check.feed_byte(byte, at),
-                _ => check.feed(input, at),
+                _ => check.feed(taken, at),
             };
-            if checked.is_err() {
-                scan = Scan::Stop;
-            }
+            return checked.is_ok();
         }
-        *input = &[];
-        Some(scan)
+        true
     }
 
     /// Takes the row's bytes from the front of `input`, as far as the row
@@ -214,16 +220,7 @@ impl Gather {
         loop {
             let want = self.need - self.len;
             let n = want.min(input.len());
-            let (taken, rest) = input.split_at(n);
-            *input = rest;
-            *pos += n as u64;
-            let at = self.len;
-            copy(&mut self.bytes[at..at + n], taken);
-            self.len += n;
-            if self.text
-                && let Some(check) = &mut self.ucs2
-                && check.feed(taken, self.base + at as u64).is_err()
-            {
+            if !self.take(pos, input, n) {
                 return Scan::Stop;
             }
             if n < want {
@@ -235,13 +232,6 @@ impl Gather {
                 };
             }
             match self.field_done(columns, plans) {
-                // An empty field (an empty value's data) is done at once.
-                Next::Field if input.is_empty() && self.need > self.len => {
-                    return match buf_len < self.need_buf {
-                        true => Scan::Stop,
-                        false => Scan::More,
-                    };
-                }
                 Next::Field => {}
                 Next::Row => return Scan::Row,
                 Next::Stop => return Scan::Stop,
@@ -310,7 +300,6 @@ impl Gather {
         self.field = field;
         self.field_at = self.need;
         self.need += len;
-        self.text = matches!(field, Field::Data | Field::Chunk) && self.ucs2.is_some();
         // A value that does not lie whole in its chunk goes into the
         // buffer: a sized one unless it fits the reader's scratch space, an
         // assembled PLP one chunk by chunk.
@@ -338,7 +327,6 @@ impl Gather {
     /// Sets up the first field of the current column, or of the first
     /// column after it with bytes; [`Next::Row`] when there are none.
     fn column(&mut self, columns: &[Column<'_>], plans: &[Plan]) -> Next {
-        self.ucs2 = None;
         loop {
             let i = usize::from(self.column);
             let Some(column) = columns.get(i) else {

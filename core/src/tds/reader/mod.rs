@@ -782,10 +782,9 @@ impl Reader {
                         Status::Partial => return Ok(Status::Partial),
                     }
                 }
-                State::Gather { stopped } => {
-                    if !stopped && input.is_empty() {
-                        return Ok(Status::Partial);
-                    }
+                // `next` waits, with no call here, while a row is being
+                // gathered and there is no input.
+                State::Gather { .. } => {
                     // The row machine reads the row from its start.
                     let kind = self.gather.kind();
                     self.begin_row(kind, meta, self.token_at)?;
