@@ -87,6 +87,7 @@ impl<'a> Record<'a> {
     }
 
     /// The RDATA as a typed value. Fails if it is malformed for its type.
+    #[inline]
     pub fn data(&self) -> Result<RData<'a>> {
         RData::parse(self.rtype, self.message, self.rdata_at, self.rdata_end)
     }
