@@ -57,6 +57,66 @@ impl<'a> Name<'a> {
     /// Reads the name at `offset` in `message`. Returns it with the offset
     /// just past its in-place part (after the root label or the first pointer).
     pub fn parse(message: &'a [u8], offset: usize) -> Result<(Self, usize)> {
+        match Self::parse_plain(message, offset) {
+            Some(parsed) => Ok(parsed),
+            None => Self::parse_exact(message, offset),
+        }
+    }
+
+    /// [`parse`](Self::parse) for the names real messages hold, in fewer
+    /// steps a label; `None`, for [`parse_exact`](Self::parse_exact) to
+    /// settle, wherever that would check more.
+    ///
+    /// One bound per run of labels stands for both checks of each label:
+    /// the run may not pass the message's end, nor the name its 255 octets.
+    /// Pointers are not remembered: a walk that comes back to a pointer's
+    /// target repeats itself and never reaches a root, so it ends at the
+    /// bound or at the most jumps, and the exact walk names the loop.
+    #[inline]
+    fn parse_plain(message: &'a [u8], offset: usize) -> Option<(Self, usize)> {
+        let mut pos = offset;
+        let mut end = None;
+        // Octets of the runs before this one, and where this one starts.
+        let mut before = 0;
+        let mut run = offset;
+        let mut jumps = 0;
+        loop {
+            // The run, and with it the name, ends with a root label
+            // before `stop`.
+            let stop = message.len().min(run + MAX_NAME_LEN - before);
+            loop {
+                if pos >= stop {
+                    return None;
+                }
+                let len = usize::from(message[pos]);
+                if len == 0 {
+                    let name = Name {
+                        message,
+                        start: offset,
+                        wire_len: (before + pos + 1 - run) as u8,
+                    };
+                    return Some((name, end.unwrap_or(pos + 1)));
+                }
+                if len > MAX_LABEL_LEN {
+                    break;
+                }
+                pos += 1 + len;
+            }
+            let low = *message.get(pos + 1)?;
+            let target = (usize::from(message[pos]) & 0x3f) << 8 | usize::from(low);
+            if message[pos] & 0xc0 != 0xc0 || target >= pos || jumps == MAX_JUMPS {
+                return None;
+            }
+            jumps += 1;
+            before += pos - run;
+            end.get_or_insert(pos + 2);
+            (pos, run) = (target, target);
+        }
+    }
+
+    /// [`parse`](Self::parse), checking every label and pointer on its own,
+    /// so that a defect is reported at its own offset.
+    fn parse_exact(message: &'a [u8], offset: usize) -> Result<(Self, usize)> {
         let mut pos = offset;
         let mut end = None;
         let mut wire_len = 0usize;
@@ -249,29 +309,32 @@ impl<'a> Name<'a> {
     }
 }
 
-/// A few names already checked in one message, by offset, with their lengths.
+/// A few names already checked in one message, by offset, with their
+/// lengths: a slot for each offset's last three bits, where a later name
+/// replaces an earlier one. An empty slot has length 0, which no name has.
 #[derive(Default)]
 pub(crate) struct SeenNames {
     names: [(u16, u8); 8],
-    count: usize,
 }
 
 impl SeenNames {
+    fn slot(at: usize) -> usize {
+        at % 8
+    }
+
     fn get(&self, at: usize) -> Option<u8> {
-        let filled = &self.names[..self.count.min(self.names.len())];
-        filled
-            .iter()
-            .find(|&&(start, _)| usize::from(start) == at)
-            .map(|&(_, len)| len)
+        match self.names[Self::slot(at)] {
+            (start, len) if len != 0 && usize::from(start) == at => Some(len),
+            _ => None,
+        }
     }
 
     fn put(&mut self, at: usize, wire_len: u8) {
-        // Only offsets a pointer can reach are worth keeping; the oldest go first.
-        if let Ok(at) = u16::try_from(at)
-            && at <= 0x3fff
+        // Only offsets a pointer can reach are worth keeping.
+        if let Ok(at16) = u16::try_from(at)
+            && at16 <= 0x3fff
         {
-            self.names[self.count % self.names.len()] = (at, wire_len);
-            self.count += 1;
+            self.names[Self::slot(at)] = (at16, wire_len);
         }
     }
 }
@@ -677,6 +740,75 @@ mod tests {
             parse(&message, last).unwrap_err(),
             Error::new(ErrorKind::PointerLoop, 1)
         );
+    }
+
+    /// Bytes where names are likely: small lengths, roots, the longest
+    /// label length, pointers into the first 512 bytes, and any byte.
+    fn name_soup() -> impl proptest::strategy::Strategy<Value = std::vec::Vec<u8>> {
+        use proptest::prelude::*;
+        let byte = prop_oneof![
+            4 => 0u8..=3,
+            1 => Just(MAX_LABEL_LEN as u8),
+            2 => 0xc0u8..=0xc1,
+            3 => any::<u8>(),
+        ];
+        proptest::collection::vec(byte, 0..700)
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2000))]
+
+        /// Where the plain walk reads a name, the exact one reads the same.
+        #[test]
+        fn the_plain_walk_reads_what_the_exact_one_does(message in name_soup()) {
+            for at in 0..message.len() {
+                if let Some((plain, end)) = Name::parse_plain(&message, at) {
+                    let (exact, exact_end) = Name::parse_exact(&message, at)
+                        .unwrap_or_else(|e| panic!("at {at}: the exact walk says {e}"));
+                    assert_eq!(
+                        (plain.wire_len, end, plain.labels().count()),
+                        (exact.wire_len, exact_end, exact.labels().count()),
+                        "at {at}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_plain_walk_leaves_every_defect_to_the_exact_one() {
+        let long = [&[MAX_LABEL_LEN as u8][..], &[b'a'; MAX_LABEL_LEN]].concat();
+        let cases: [(std::vec::Vec<u8>, usize); 6] = [
+            // 256 octets: four 63-octet labels and a 3-octet one.
+            ([long.repeat(4), std::vec![2, b'a', b'b', 0]].concat(), 0),
+            // 260 octets, the last 129 through a pointer.
+            (
+                [
+                    long.repeat(2),
+                    std::vec![0],
+                    long.repeat(2),
+                    std::vec![2, b'a', b'b', 0xc0, 0],
+                ]
+                .concat(),
+                129,
+            ),
+            // A pointer to itself, and one forward.
+            (std::vec![0xc0, 0], 0),
+            (std::vec![0xc0, 2, 0], 0),
+            // A label type that is reserved, and a label past the end.
+            (std::vec![0x40, 0], 0),
+            (std::vec![3, b'a', b'b'], 0),
+        ];
+        for (message, at) in cases {
+            assert!(Name::parse_plain(&message, at).is_none(), "{message:?}");
+            assert!(Name::parse_exact(&message, at).is_err(), "{message:?}");
+        }
+        // A pointer back into bytes the name has read is followed: the
+        // label at 0 holds the bytes of `z.`, and the pointer after it
+        // leads to them.
+        let message = [3, 1, b'z', 0, 0xc0, 1];
+        let (name, end) = Name::parse_plain(&message, 0).unwrap();
+        assert_eq!((name.label_count(), name.wire_len(), end), (2, 7, 6));
     }
 
     #[test]
