@@ -40,7 +40,7 @@ pub struct Message<'a> {
     answer_at: usize,
     authority_at: usize,
     additional_at: usize,
-    opt: Option<(Record<'a>, Opt<'a>)>,
+    edns: Option<Edns<'a>>,
 }
 
 impl<'a> Message<'a> {
@@ -53,7 +53,7 @@ impl<'a> Message<'a> {
             pos = Question::parse_remembered(bytes, pos, &mut seen)?.1;
         }
         let answer_at = pos;
-        let mut opt = None;
+        let mut edns = None;
         let mut sections = [
             (header.ancount, 0),
             (header.nscount, 0),
@@ -63,14 +63,15 @@ impl<'a> Message<'a> {
             *start = pos;
             for _ in 0..*count {
                 let record_at = pos;
-                let (record, next) = Record::parse_remembered(bytes, pos, &mut seen)?;
-                if record.rtype == Rtype::Opt {
+                let (rtype, next) = Record::skip_remembered(bytes, pos, &mut seen)?;
+                if rtype == u16::from(Rtype::Opt) {
+                    let (record, _) = Record::parse_checked(bytes, record_at)?;
                     // One OPT, owned by the root, in the additional section [RFC 6891 §6.1.1].
-                    if index != 2 || opt.is_some() || !record.name.is_root() {
+                    if index != 2 || edns.is_some() || !record.name.is_root() {
                         return Err(Error::new(ErrorKind::InvalidOpt, record_at));
                     }
                     let options = Opt::parse(bytes, record.rdata_offset(), next)?;
-                    opt = Some((record, options));
+                    edns = Some(Edns::new(&record, options));
                 }
                 pos = next;
             }
@@ -85,7 +86,7 @@ impl<'a> Message<'a> {
             answer_at,
             authority_at,
             additional_at,
-            opt,
+            edns,
         })
     }
 
@@ -143,7 +144,7 @@ impl<'a> Message<'a> {
 
     /// The EDNS parameters, if the message has an OPT record.
     pub fn edns(&self) -> Option<Edns<'a>> {
-        self.opt.map(|(record, opt)| Edns::new(&record, opt))
+        self.edns
     }
 }
 

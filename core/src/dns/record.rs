@@ -31,14 +31,17 @@ impl<'a> Record<'a> {
         Self::after_name(message, name, at)
     }
 
-    /// [`parse`](Self::parse), skipping names that `seen` already checked.
-    pub(crate) fn parse_remembered(
+    /// Checks the record at `offset` as [`parse`](Self::parse) does,
+    /// skipping names that `seen` already checked; returns its TYPE as sent
+    /// and the offset after it.
+    pub(crate) fn skip_remembered(
         message: &'a [u8],
         offset: usize,
         seen: &mut SeenNames,
-    ) -> Result<(Self, usize)> {
-        let (name, at) = Name::parse_remembered(message, offset, seen)?;
-        Self::after_name(message, name, at)
+    ) -> Result<(u16, usize)> {
+        let (_, at) = Name::parse_remembered(message, offset, seen)?;
+        let fixed = Fixed::read(message, at)?;
+        Ok((fixed.rtype, fixed.rdata_end))
     }
 
     /// [`parse`](Self::parse) in a message that [`Message::parse`](super::Message::parse) checked.
@@ -47,28 +50,19 @@ impl<'a> Record<'a> {
         Self::after_name(message, name, at)
     }
 
-    /// The fixed fields after the owner name, which ends at `at`.
+    /// The record whose owner name ends at `at`.
     fn after_name(message: &'a [u8], name: Name<'a>, at: usize) -> Result<(Self, usize)> {
-        let fixed = message
-            .get(at..at + 10)
-            .ok_or(Error::new(ErrorKind::ShortInput, message.len()))?;
-        let be16 = |i: usize| u16::from_be_bytes([fixed[i], fixed[i + 1]]);
-        let rdlength = usize::from(be16(8));
-        let rdata_at = at + 10;
-        let rdata_end = rdata_at + rdlength;
-        if rdata_end > message.len() {
-            return Err(Error::new(ErrorKind::RdataOverrun, at + 8));
-        }
+        let fixed = Fixed::read(message, at)?;
         let record = Record {
             name,
-            rtype: Rtype::from(be16(0)),
-            class: be16(2),
-            ttl: u32::from_be_bytes([fixed[4], fixed[5], fixed[6], fixed[7]]),
+            rtype: Rtype::from(fixed.rtype),
+            class: fixed.class,
+            ttl: fixed.ttl,
             message,
-            rdata_at,
-            rdata_end,
+            rdata_at: fixed.rdata_at,
+            rdata_end: fixed.rdata_end,
         };
-        Ok((record, rdata_end))
+        Ok((record, fixed.rdata_end))
     }
 
     /// The class.
@@ -97,6 +91,38 @@ impl<'a> Record<'a> {
     /// malformed for its type.
     pub fn data_text(&self) -> DataText<'_, 'a> {
         DataText(self)
+    }
+}
+
+/// The fixed fields after an owner name, as sent, with the RDATA's bounds.
+struct Fixed {
+    rtype: u16,
+    class: u16,
+    ttl: u32,
+    rdata_at: usize,
+    rdata_end: usize,
+}
+
+impl Fixed {
+    /// Reads the fields at `at`; the RDATA must end inside the message.
+    #[inline]
+    fn read(message: &[u8], at: usize) -> Result<Self> {
+        let fixed = message
+            .get(at..at + 10)
+            .ok_or(Error::new(ErrorKind::ShortInput, message.len()))?;
+        let be16 = |i: usize| u16::from_be_bytes([fixed[i], fixed[i + 1]]);
+        let rdata_at = at + 10;
+        let rdata_end = rdata_at + usize::from(be16(8));
+        if rdata_end > message.len() {
+            return Err(Error::new(ErrorKind::RdataOverrun, at + 8));
+        }
+        Ok(Fixed {
+            rtype: be16(0),
+            class: be16(2),
+            ttl: u32::from_be_bytes([fixed[4], fixed[5], fixed[6], fixed[7]]),
+            rdata_at,
+            rdata_end,
+        })
     }
 }
 
