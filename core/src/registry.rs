@@ -3,9 +3,15 @@
 /// Defines a registry enum with an `Unknown(n)` variant, `From` both ways,
 /// and a `const fn` named by the first argument that gives each known value
 /// its registered text (`None` for an unknown one).
+///
+/// `table = N` after the name makes `From` read the values below `N` from a
+/// table rather than through a `match`: a load where the match would jump
+/// through a table of code addresses, whose target a branch predictor
+/// guesses badly when the values vary, as the types of a DNS message's
+/// records do.
 macro_rules! registry_enum {
     (
-        $lookup:ident;
+        $lookup:ident $(, table = $table:literal)?;
         $(#[$meta:meta])*
         $vis:vis enum $name:ident: $repr:ty {
             $($(#[$vmeta:meta])* $variant:ident = $value:literal => $text:literal,)*
@@ -21,7 +27,31 @@ macro_rules! registry_enum {
         }
 
         impl From<$repr> for $name {
+            // Natively the table's load is inlined into the caller; in
+            // WebAssembly one copy of each conversion keeps the package small.
+            #[cfg_attr(not(target_family = "wasm"), inline)]
             fn from(value: $repr) -> Self {
+                $(
+                    const TABLE: [$name; $table] = {
+                        let mut table = [$name::Unknown(0); $table];
+                        let mut i = 0;
+                        while i < $table {
+                            table[i] = $name::from_code(i as $repr);
+                            i += 1;
+                        }
+                        table
+                    };
+                    if let Some(&known) = TABLE.get(usize::from(value)) {
+                        return known;
+                    }
+                )?
+                Self::from_code(value)
+            }
+        }
+
+        impl $name {
+            /// The value for `value`: [`From`] in a `const` context.
+            const fn from_code(value: $repr) -> Self {
                 match value {
                     $($value => $name::$variant,)*
                     other => $name::Unknown(other),

@@ -1,16 +1,17 @@
 //! The registries of DNS code points, each an enum that keeps unknown values.
 
-/// Defines a registry enum (see [`crate::registry`]) with its `mnemonic`s,
-/// lookup by mnemonic, and `Display` (the mnemonic, or the generic form).
+/// Defines a registry enum (see [`crate::registry`], which says what
+/// `table = N` does) with its `mnemonic`s, lookup by mnemonic, and `Display`
+/// (the mnemonic, or the generic form).
 macro_rules! registry {
     (
         $(#[$meta:meta])*
-        $vis:vis enum $name:ident: $repr:ty, unknown = $unknown:literal {
+        $vis:vis enum $name:ident: $repr:ty, unknown = $unknown:literal $(, table = $table:literal)? {
             $($(#[$vmeta:meta])* $variant:ident = $value:literal => $text:literal,)*
         }
     ) => {
         crate::registry::registry_enum! {
-            mnemonic;
+            mnemonic $(, table = $table)?;
             $(#[$meta])*
             $vis enum $name: $repr {
                 $($(#[$vmeta])* $variant = $value => $text,)*

@@ -5,7 +5,7 @@ registry! {
     ///
     /// Printed as dig prints it; a type with no mnemonic here prints as
     /// `TYPE65534` [RFC 3597 §5].
-    pub enum Rtype: u16, unknown = "TYPE" {
+    pub enum Rtype: u16, unknown = "TYPE", table = 64 {
         /// IPv4 address [RFC 1035].
         A = 1 => "A",
         /// Authoritative name server [RFC 1035].
@@ -112,5 +112,23 @@ registry! {
         Uri = 256 => "URI",
         /// Certification authority authorization [RFC 8659].
         Caa = 257 => "CAA",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_gives_what_the_match_does() {
+        for value in 0..=u16::MAX {
+            let rtype = Rtype::from(value);
+            assert_eq!(rtype, Rtype::from_code(value), "{value}");
+            assert_eq!(u16::from(rtype), value);
+        }
+        assert_eq!(Rtype::from(28), Rtype::Aaaa);
+        assert_eq!(Rtype::from(63), Rtype::Zonemd);
+        assert_eq!(Rtype::from(64), Rtype::Svcb);
+        assert_eq!(Rtype::from(58), Rtype::Unknown(58));
     }
 }
