@@ -78,12 +78,13 @@ fn eight_to_ten_digits(digits: &[u8]) -> Option<u64> {
     if !digit_bytes {
         return None;
     }
-    // The first digit is the lowest byte: each step joins a more significant
-    // group (low) with the next one (high).
-    let v = raw - ZEROS;
-    let v = (v * 10 + (v >> 8)) & 0x00FF_00FF_00FF_00FF;
-    let v = (v * 100 + (v >> 16)) & 0x0000_FFFF_0000_FFFF;
-    let low = (v * 10_000 + (v >> 32)) & 0xFFFF_FFFF;
+    // The first digit is the lowest byte. Each multiplication adds a group,
+    // times 10, 100 or 10,000, to the more significant group after it, in
+    // the upper half of the wider lane the shift then brings down.
+    let v = raw & 0x0F0F_0F0F_0F0F_0F0F;
+    let v = v.wrapping_mul(10 << 8 | 1) >> 8;
+    let v = (v & 0x00FF_00FF_00FF_00FF).wrapping_mul(100 << 16 | 1) >> 16;
+    let low = (v & 0x0000_FFFF_0000_FFFF).wrapping_mul(10_000 << 32 | 1) >> 32;
     let mut high = 0u64;
     for &b in head {
         let d = b.wrapping_sub(b'0');
