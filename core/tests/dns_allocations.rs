@@ -33,7 +33,7 @@ fn no_heap_allocation() {
                 write!(text, "{q}").unwrap();
             }
             let mut builder = MessageBuilder::new(&mut out).unwrap();
-            *builder.header_mut() = *message.header();
+            *builder.header_mut() = message.header();
             for q in message.questions() {
                 builder.push_question(&q.name, q.qtype, q.qclass).unwrap();
             }

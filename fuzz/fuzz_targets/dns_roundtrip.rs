@@ -11,7 +11,7 @@ fuzz_target!(|bytes: &[u8]| {
     };
     let mut buf = [0u8; 65535];
     let mut builder = MessageBuilder::new(&mut buf).unwrap();
-    *builder.header_mut() = *message.header();
+    *builder.header_mut() = message.header();
     for q in message.questions() {
         builder.push_question(&q.name, q.qtype, q.qclass).unwrap();
     }

@@ -102,12 +102,17 @@ fn be16(b: &[u8], at: usize) -> u16 {
 impl Header {
     /// Reads a header and returns it with the bytes after it.
     pub fn split(bytes: &[u8]) -> Result<(Header, &[u8])> {
-        if bytes.len() < HEADER_LEN {
-            return Err(Error::new(ErrorKind::ShortInput, bytes.len()));
-        }
+        let (head, rest) = bytes
+            .split_first_chunk::<HEADER_LEN>()
+            .ok_or(Error::new(ErrorKind::ShortInput, bytes.len()))?;
+        Ok((Header::from_bytes(head), rest))
+    }
+
+    /// Reads a header from its wire bytes.
+    pub fn from_bytes(bytes: &[u8; HEADER_LEN]) -> Header {
         let flags = be16(bytes, field::FLAGS);
         let bit = |n: u16| flags & (1 << n) != 0;
-        let header = Header {
+        Header {
             id: be16(bytes, field::ID),
             qr: bit(15),
             opcode: Opcode::from(((flags >> 11) & 0xf) as u8),
@@ -123,8 +128,18 @@ impl Header {
             ancount: be16(bytes, field::ANCOUNT),
             nscount: be16(bytes, field::NSCOUNT),
             arcount: be16(bytes, field::ARCOUNT),
-        };
-        Ok((header, &bytes[HEADER_LEN..]))
+        }
+    }
+
+    /// The section counts in a header's wire bytes: QDCOUNT, ANCOUNT,
+    /// NSCOUNT and ARCOUNT, without the rest of the header.
+    pub(crate) fn counts(bytes: &[u8; HEADER_LEN]) -> [u16; 4] {
+        [
+            be16(bytes, field::QDCOUNT),
+            be16(bytes, field::ANCOUNT),
+            be16(bytes, field::NSCOUNT),
+            be16(bytes, field::ARCOUNT),
+        ]
     }
 
     /// The 16 flag bits, from QR down to RCODE.

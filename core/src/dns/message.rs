@@ -36,7 +36,8 @@ use super::rtype::Rtype;
 #[derive(Copy, Clone, Debug)]
 pub struct Message<'a> {
     bytes: &'a [u8],
-    header: Header,
+    /// The header's wire bytes, read into a [`Header`] only when asked for.
+    head: [u8; HEADER_LEN],
     answer_at: usize,
     authority_at: usize,
     additional_at: usize,
@@ -46,19 +47,18 @@ pub struct Message<'a> {
 impl<'a> Message<'a> {
     /// Checks `bytes` as a whole message; trailing bytes are an error.
     pub fn parse(bytes: &'a [u8]) -> Result<Self> {
-        let (header, _) = Header::split(bytes)?;
+        let head = *bytes
+            .first_chunk::<HEADER_LEN>()
+            .ok_or(Error::new(ErrorKind::ShortInput, bytes.len()))?;
+        let [qdcount, ancount, nscount, arcount] = Header::counts(&head);
         let mut pos = HEADER_LEN;
         let mut seen = SeenNames::default();
-        for _ in 0..header.qdcount {
+        for _ in 0..qdcount {
             pos = Question::parse_remembered(bytes, pos, &mut seen)?.1;
         }
         let answer_at = pos;
         let mut edns = None;
-        let mut sections = [
-            (header.ancount, 0),
-            (header.nscount, 0),
-            (header.arcount, 0),
-        ];
+        let mut sections = [(ancount, 0), (nscount, 0), (arcount, 0)];
         for (index, (count, start)) in sections.iter_mut().enumerate() {
             *start = pos;
             for _ in 0..*count {
@@ -82,7 +82,7 @@ impl<'a> Message<'a> {
         let [_, (_, authority_at), (_, additional_at)] = sections;
         Ok(Message {
             bytes,
-            header,
+            head,
             answer_at,
             authority_at,
             additional_at,
@@ -91,8 +91,14 @@ impl<'a> Message<'a> {
     }
 
     /// The header.
-    pub fn header(&self) -> &Header {
-        &self.header
+    pub fn header(&self) -> Header {
+        Header::from_bytes(&self.head)
+    }
+
+    /// The number of entries in each section: questions, answers,
+    /// authority and additional records.
+    fn counts(&self) -> [u16; 4] {
+        Header::counts(&self.head)
     }
 
     /// The message's bytes.
@@ -103,7 +109,7 @@ impl<'a> Message<'a> {
     /// The full response code: the header's four bits, extended by EDNS.
     pub fn rcode(&self) -> Rcode {
         let high = self.edns().map_or(0, |e| u16::from(e.extended_rcode));
-        Rcode::from(high << 4 | u16::from(self.header.rcode))
+        Rcode::from(high << 4 | u16::from(self.header().rcode))
     }
 
     /// The question section.
@@ -111,7 +117,7 @@ impl<'a> Message<'a> {
         Questions {
             bytes: self.bytes,
             pos: HEADER_LEN,
-            remaining: self.header.qdcount,
+            remaining: self.counts()[0],
         }
     }
 
@@ -120,7 +126,7 @@ impl<'a> Message<'a> {
         Records {
             bytes: self.bytes,
             pos: self.answer_at,
-            remaining: self.header.ancount,
+            remaining: self.counts()[1],
         }
     }
 
@@ -129,7 +135,7 @@ impl<'a> Message<'a> {
         Records {
             bytes: self.bytes,
             pos: self.authority_at,
-            remaining: self.header.nscount,
+            remaining: self.counts()[2],
         }
     }
 
@@ -138,7 +144,7 @@ impl<'a> Message<'a> {
         Records {
             bytes: self.bytes,
             pos: self.additional_at,
-            remaining: self.header.arcount,
+            remaining: self.counts()[3],
         }
     }
 

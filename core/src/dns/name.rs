@@ -314,7 +314,10 @@ impl<'a> Name<'a> {
 /// replaces an earlier one. An empty slot has length 0, which no name has.
 #[derive(Default)]
 pub(crate) struct SeenNames {
-    names: [(u16, u8); 8],
+    /// Where each slot's name starts, and its length (kept apart, so that
+    /// emptying the slots takes two stores rather than one per field).
+    starts: [u16; 8],
+    wire_lens: [u8; 8],
 }
 
 impl SeenNames {
@@ -323,8 +326,9 @@ impl SeenNames {
     }
 
     fn get(&self, at: usize) -> Option<u8> {
-        match self.names[Self::slot(at)] {
-            (start, len) if len != 0 && usize::from(start) == at => Some(len),
+        let slot = Self::slot(at);
+        match self.wire_lens[slot] {
+            len if len != 0 && usize::from(self.starts[slot]) == at => Some(len),
             _ => None,
         }
     }
@@ -334,7 +338,9 @@ impl SeenNames {
         if let Ok(at16) = u16::try_from(at)
             && at16 <= 0x3fff
         {
-            self.names[Self::slot(at)] = (at16, wire_len);
+            let slot = Self::slot(at);
+            self.starts[slot] = at16;
+            self.wire_lens[slot] = wire_len;
         }
     }
 }

@@ -136,7 +136,7 @@ fn compare_with_dnspython(message: &Message<'_>, reading: &str) -> Result<(), St
 fn round_trip(message: &Message<'_>) -> Result<(), String> {
     let mut buf = vec![0xa5u8; 65535];
     let mut builder = MessageBuilder::new(&mut buf).map_err(|e| e.to_string())?;
-    *builder.header_mut() = *message.header();
+    *builder.header_mut() = message.header();
     for q in message.questions() {
         builder
             .push_question(&q.name, q.qtype, q.qclass)
