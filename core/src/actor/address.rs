@@ -6,7 +6,7 @@ use super::dialect::Dialect;
 use super::error::{Error, ErrorKind};
 use super::folded::{Folded, cmp_utf16, utf16_units};
 use super::number::{Decimal, NumberError, is_dotnet_space, parse_i32};
-use super::scan::find;
+use super::scan::{find, find_noting_folds, fold_bits, match_bits};
 use super::uri;
 
 /// The address part of an actor path: `protocol://system[@host:port]`.
@@ -290,16 +290,8 @@ fn has_slashes(input: &str, colon: usize) -> bool {
 
 /// Akka.NET's `Address.TryParse`.
 fn split_dotnet(input: &str) -> Result<(Address<'_>, &str), Error> {
-    // The scheme is short: a plain loop finds its end sooner than a vector
-    // search, and learns on the way whether it needs folding.
-    let mut protocol_folds = false;
-    let colon = input
-        .bytes()
-        .position(|b| {
-            protocol_folds |= Folded::would_fold(b);
-            b == b':'
-        })
-        .ok_or(Error::new(ErrorKind::MissingScheme, input.len()))?;
+    let (colon, protocol_folds) = find_noting_folds(input, b':');
+    let colon = colon.ok_or(Error::new(ErrorKind::MissingScheme, input.len()))?;
     if !(4..=255).contains(&colon) {
         return Err(Error::new(ErrorKind::MissingScheme, colon));
     }
@@ -384,63 +376,57 @@ impl AuthorityMarks {
             server_folds: false,
         };
         let mut open = None;
-        for (i, &b) in authority.iter().enumerate() {
-            match AUTHORITY_CLASS[usize::from(b)] {
-                PLAIN => continue,
-                FOLDS => {
-                    marks.server_folds |= marks.at.is_some();
-                    continue;
+        // Most bytes are none of these: a word of eight with none is passed
+        // over whole, and only the flagged bytes of the others are looked at.
+        let (words, tail) = authority.as_chunks::<8>();
+        for (w, word) in words.iter().enumerate() {
+            let word = u64::from_le_bytes(*word);
+            let mut flagged = b"/@[]:"
+                .iter()
+                .fold(fold_bits(word), |bits, &mark| bits | match_bits(word, mark));
+            while flagged != 0 {
+                let i = w * 8 + flagged.trailing_zeros() as usize / 8;
+                if !marks.note(i, authority[i], &mut open) {
+                    return marks;
                 }
-                _ => {}
+                flagged &= flagged - 1;
             }
-            match (b, marks.at) {
-                (b'/', _) => {
-                    marks.end = i;
-                    break;
-                }
-                (b'@', None) => marks.at = Some(i),
-                (_, None) => {}
-                (b'[', Some(_)) if open.is_none() => open = Some(i),
-                (b']', Some(_)) if marks.brackets.is_none() => {
-                    marks.brackets = open.map(|open| (open, i));
-                }
-                (b':', Some(_)) => {
-                    marks.colon.get_or_insert(i);
-                    if marks.brackets.is_some() {
-                        marks.colon_after_close.get_or_insert(i);
-                    }
-                }
-                _ => {}
+        }
+        let tail_at = authority.len() - tail.len();
+        for (i, &b) in tail.iter().enumerate() {
+            if !marks.note(tail_at + i, b, &mut open) {
+                break;
             }
         }
         marks
     }
-}
 
-/// A byte that [`AuthorityMarks::scan`] passes over.
-const PLAIN: u8 = 0;
-/// A byte that lowercasing might change.
-const FOLDS: u8 = 1;
-/// A byte that marks a part of the authority.
-const MARK: u8 = 2;
-
-/// The class of every byte, for [`AuthorityMarks::scan`].
-static AUTHORITY_CLASS: [u8; 256] = {
-    let mut table = [PLAIN; 256];
-    let mut b = 0;
-    while b < 256 {
-        if Folded::would_fold(b as u8) {
-            table[b] = FOLDS;
+    /// Takes in the byte `b` at `i`, with `open` the first `[` after the
+    /// `@`; false at the `/` that ends the authority.
+    #[inline]
+    fn note(&mut self, i: usize, b: u8, open: &mut Option<usize>) -> bool {
+        match (b, self.at) {
+            (b'/', _) => {
+                self.end = i;
+                return false;
+            }
+            (b'@', None) => self.at = Some(i),
+            (_, None) => {}
+            (b'[', Some(_)) if open.is_none() => *open = Some(i),
+            (b']', Some(_)) if self.brackets.is_none() => {
+                self.brackets = open.map(|open| (open, i));
+            }
+            (b':', Some(_)) => {
+                self.colon.get_or_insert(i);
+                if self.brackets.is_some() {
+                    self.colon_after_close.get_or_insert(i);
+                }
+            }
+            (b, Some(_)) => self.server_folds |= Folded::would_fold(b),
         }
-        b += 1;
+        true
     }
-    let mut i = 0;
-    while i < 5 {
-        table[b"/@[]:"[i] as usize] = MARK;
-        i += 1;
-    }
-    table
-};
+}
 
 /// `int.TryParse(s, NumberStyles.Integer)`, then `port >= 0`.
 fn parse_dotnet_port(text: &str) -> Result<u32, Error> {

@@ -13,7 +13,8 @@ pub(crate) enum NumberError {
 ///
 /// `plus` says whether a leading `+` is allowed (Java's `Integer.valueOf` and
 /// .NET's `int.TryParse` allow it; Akka.NET's uid parser does not).
-#[inline]
+#[cfg_attr(not(target_family = "wasm"), inline(always))]
+#[cfg_attr(target_family = "wasm", inline)]
 pub(crate) fn parse_i32(text: &str, plus: bool) -> Result<i32, NumberError> {
     let bytes = text.as_bytes();
     let (negative, digits_at) = match bytes.first() {
@@ -28,7 +29,7 @@ pub(crate) fn parse_i32(text: &str, plus: bool) -> Result<i32, NumberError> {
     // |i32::MIN| = 2^31 bounds the magnitude; checking it after every digit
     // keeps the u64 far from overflowing however long the text is.
     const LIMIT: u64 = 1 << 31;
-    if let Some(magnitude) = eight_to_ten_digits(digits) {
+    if let Some(magnitude) = four_to_ten_digits(digits) {
         let value = if negative {
             -(magnitude as i64)
         } else {
@@ -55,22 +56,34 @@ pub(crate) fn parse_i32(text: &str, plus: bool) -> Result<i32, NumberError> {
     i32::try_from(value).map_err(|_| NumberError::Overflow)
 }
 
-/// The value of `digits` if it is 8 to 10 ASCII digits, the length of most
-/// uids (Akka draws them at random from the whole `i32` range); `None`
-/// for anything else, which the digit-by-digit loop reads.
+/// The value of `digits` if it is 4 to 10 ASCII digits, the length of most
+/// ports and uids (Akka draws uids at random from the whole `i32` range);
+/// `None` for anything else, which the digit-by-digit loop reads.
 ///
-/// The last eight digits are read at once, as one `u64`: checked for
+/// Up to the last eight digits are read at once, as one `u64`: checked for
 /// digits and then summed in pairs, fours and eights by three
 /// multiplications (the method of simdjson's `parse_eight_digits_unrolled`).
 #[inline]
-fn eight_to_ten_digits(digits: &[u8]) -> Option<u64> {
+fn four_to_ten_digits(digits: &[u8]) -> Option<u64> {
     const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
     const HIGH_NIBBLES: u64 = 0xF0F0_F0F0_F0F0_F0F0;
-    let (head, last) = digits.split_last_chunk::<8>()?;
-    if head.len() > 2 {
-        return None;
-    }
-    let raw = u64::from_le_bytes(*last);
+    let n = digits.len();
+    let (head, raw) = match n {
+        8..=10 => {
+            let (head, last) = digits.split_last_chunk::<8>()?;
+            (head, u64::from_le_bytes(*last))
+        }
+        4..=7 => {
+            // The first four and the last four bytes overlap in the same
+            // bytes, which OR leaves as they are. The digits then move up,
+            // above as many `0`s as the eight are short of.
+            let first = u32::from_le_bytes(*digits.first_chunk::<4>()?);
+            let last = u32::from_le_bytes(*digits.last_chunk::<4>()?);
+            let joined = u64::from(first) | u64::from(last) << (8 * (n - 4));
+            (&[][..], joined << (8 * (8 - n)) | ZEROS >> (8 * n))
+        }
+        _ => return None,
+    };
     // Every byte is 0x30..=0x39: its high nibble is 3, and still is after
     // adding 6 (which would carry a byte of 0x3A..=0x3F into 4).
     let digit_bytes = raw & HIGH_NIBBLES == ZEROS
@@ -198,9 +211,9 @@ mod tests {
     }
 
     #[test]
-    fn eight_to_ten_digits_agree_with_std_on_every_byte_in_every_place() {
+    fn digits_agree_with_std_on_every_byte_in_every_place() {
         let mut text = *b"-2147483647";
-        for len in 8..=11 {
+        for len in 1..=11 {
             for place in 0..len {
                 for byte in 0..=u8::MAX {
                     let saved = text[place];

@@ -2,6 +2,9 @@
 //!
 //! Most parts of an actor path are a few bytes long, where a plain loop wins;
 //! `memchr`'s vector search pays for its dispatch only on longer haystacks.
+//! In between, eight bytes are searched at once, as one `u64`.
+
+use super::folded::Folded;
 
 /// Below this length a plain loop is faster than `memchr`.
 const SHORT: usize = 16;
@@ -25,19 +28,69 @@ pub(crate) fn find(hay: &str, needle: u8) -> Option<usize> {
     }
 }
 
-/// The index of the first byte of `word` (little-endian) equal to `needle`.
+/// The offset of the first `needle` in `hay`, and whether lowercasing might
+/// change a byte before it (see [`Folded::would_fold`]); `None` and whether
+/// it might change any byte, if there is no `needle`.
 ///
-/// A byte that is zero after the XOR borrows when 1 is subtracted from it, and
-/// sets its top bit where it had none; a borrow can only mark bytes above the
-/// first match, never below it.
+/// [`Folded::would_fold`]: super::folded::Folded::would_fold
+#[inline]
+pub(crate) fn find_noting_folds(hay: &str, needle: u8) -> (Option<usize>, bool) {
+    let bytes = hay.as_bytes();
+    let (words, tail) = bytes.as_chunks::<8>();
+    let mut folds = 0;
+    for (i, word) in words.iter().enumerate() {
+        let word = u64::from_le_bytes(*word);
+        let matches = match_bits(word, needle);
+        if matches != 0 {
+            // The bits below the first match's top bit: the bytes before it.
+            let before = (matches & matches.wrapping_neg()) - 1;
+            let at = i * 8 + matches.trailing_zeros() as usize / 8;
+            return (Some(at), folds | fold_bits(word) & before != 0);
+        }
+        folds |= fold_bits(word);
+    }
+    let at = tail.iter().position(|&b| b == needle);
+    let before = &tail[..at.unwrap_or(tail.len())];
+    let folds = folds != 0 || before.iter().any(|&b| Folded::would_fold(b));
+    (at.map(|at| bytes.len() - tail.len() + at), folds)
+}
+
+/// The top bit of each byte of `word` that lowercasing might change: an
+/// ASCII capital or a non-ASCII byte.
+#[inline]
+pub(crate) fn fold_bits(word: u64) -> u64 {
+    // With each byte's top bit cleared no sum carries into the next byte; a
+    // sum's top bit then says whether the byte is at least 0x41 (`A`), or at
+    // least 0x5B (past `Z`).
+    let ascii = word & !TOPS;
+    let from_a = ascii + ONES * (0x80 - 0x41);
+    let past_z = ascii + ONES * (0x80 - 0x5b);
+    (from_a & !past_z | word) & TOPS
+}
+
+/// Every byte of `word` equal to `needle` has its top bit set in the result,
+/// as may a byte after one of them; the lowest set bit is always a match.
+///
+/// A byte that is zero after the XOR borrows when 1 is subtracted from it,
+/// and sets its top bit where it had none; a borrow can only mark bytes
+/// above a match, never below the first one.
+#[inline]
+pub(crate) fn match_bits(word: u64, needle: u8) -> u64 {
+    let x = word ^ (ONES * u64::from(needle));
+    x.wrapping_sub(ONES) & !x & TOPS
+}
+
+/// The index of the first byte of `word` (little-endian) equal to `needle`.
 #[inline]
 fn first_match(word: u64, needle: u8) -> Option<usize> {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const TOPS: u64 = u64::from_le_bytes([0x80; 8]);
-    let x = word ^ (ONES * u64::from(needle));
-    let matches = x.wrapping_sub(ONES) & !x & TOPS;
+    let matches = match_bits(word, needle);
     (matches != 0).then(|| matches.trailing_zeros() as usize / 8)
 }
+
+/// 0x01 in every byte of a word.
+const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+/// 0x80 in every byte of a word.
+const TOPS: u64 = u64::from_le_bytes([0x80; 8]);
 
 /// The offset of the last `needle` in `hay`.
 #[inline]
@@ -70,6 +123,38 @@ mod tests {
                         Some(at),
                         "{needle:#x} in {word:x?}"
                     );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fold_bits_marks_the_bytes_that_would_fold() {
+        for b in 0..=255u8 {
+            for at in 0..8 {
+                let mut word = [b'a'; 8];
+                word[at] = b;
+                let want = if Folded::would_fold(b) {
+                    0x80 << (8 * at)
+                } else {
+                    0
+                };
+                assert_eq!(fold_bits(u64::from_le_bytes(word)), want, "{b:#x} at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn find_noting_folds_agrees_with_a_plain_search() {
+        let text = "aKka.tcp:Zé//x:y\u{80}@Q:aaaaaaaaZ:";
+        for end in (0..=text.len()).filter(|&end| text.is_char_boundary(end)) {
+            for start in (0..=end).filter(|&start| text.is_char_boundary(start)) {
+                let hay = &text[start..end];
+                for needle in [b':', b'@', b'/'] {
+                    let at = hay.bytes().position(|b| b == needle);
+                    let before = &hay.as_bytes()[..at.unwrap_or(hay.len())];
+                    let folds = before.iter().any(|&b| Folded::would_fold(b));
+                    assert_eq!(find_noting_folds(hay, needle), (at, folds), "{hay:?}");
                 }
             }
         }
