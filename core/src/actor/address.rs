@@ -6,7 +6,7 @@ use super::dialect::Dialect;
 use super::error::{Error, ErrorKind};
 use super::folded::{Folded, cmp_utf16, utf16_units};
 use super::number::{Decimal, NumberError, is_dotnet_space, parse_i32};
-use super::scan::{find, find_noting_folds, fold_bits, match_bits};
+use super::scan::{TOPS, find, find_noting_folds, match_bits, range_bits};
 use super::uri;
 
 /// The address part of an actor path: `protocol://system[@host:port]`.
@@ -350,6 +350,7 @@ fn split_dotnet(input: &str) -> Result<(Address<'_>, &str), Error> {
 
 /// Where the parts of an Akka.NET authority (`system[@host:port]`) are, found
 /// in one pass: offsets from the authority's start.
+#[derive(Debug, PartialEq, Eq)]
 struct AuthorityMarks {
     /// The first `/`, which ends the authority, or the input's end.
     end: usize,
@@ -378,12 +379,15 @@ impl AuthorityMarks {
         let mut open = None;
         // Most bytes are none of these: a word of eight with none is passed
         // over whole, and only the flagged bytes of the others are looked at.
+        // `@` to `]` holds `@`, the capitals and the brackets (and `\`,
+        // which is looked at for nothing).
         let (words, tail) = authority.as_chunks::<8>();
         for (w, word) in words.iter().enumerate() {
             let word = u64::from_le_bytes(*word);
-            let mut flagged = b"/@[]:"
-                .iter()
-                .fold(fold_bits(word), |bits, &mark| bits | match_bits(word, mark));
+            let mut flagged = range_bits(word, b'@', b']')
+                | word & TOPS
+                | match_bits(word, b'/')
+                | match_bits(word, b':');
             while flagged != 0 {
                 let i = w * 8 + flagged.trailing_zeros() as usize / 8;
                 if !marks.note(i, authority[i], &mut open) {
@@ -429,6 +433,7 @@ impl AuthorityMarks {
 }
 
 /// `int.TryParse(s, NumberStyles.Integer)`, then `port >= 0`.
+#[cfg_attr(not(target_family = "wasm"), inline(always))]
 fn parse_dotnet_port(text: &str) -> Result<u32, Error> {
     let digit = |b: Option<&u8>| b.is_some_and(u8::is_ascii_digit);
     let bytes = text.as_bytes();
@@ -617,6 +622,31 @@ mod tests {
 
     fn dotnet(s: &str) -> Result<(Address<'_>, &str), Error> {
         Address::split(s, Dialect::DotNet)
+    }
+
+    #[test]
+    fn the_word_scan_finds_what_a_byte_by_byte_one_does() {
+        let text = b"sYs@[::1]:80:\\x@Q]/a[b]:9\x80@/";
+        for start in 0..text.len() {
+            for end in start..=text.len() {
+                let authority = &text[start..end];
+                let mut want = AuthorityMarks {
+                    end: authority.len(),
+                    at: None,
+                    brackets: None,
+                    colon: None,
+                    colon_after_close: None,
+                    server_folds: false,
+                };
+                let mut open = None;
+                for (i, &b) in authority.iter().enumerate() {
+                    if !want.note(i, b, &mut open) {
+                        break;
+                    }
+                }
+                assert_eq!(AuthorityMarks::scan(authority), want, "{authority:?}");
+            }
+        }
     }
 
     fn jvm(s: &str) -> Result<(Address<'_>, &str), Error> {

@@ -189,7 +189,8 @@ pub fn split_name_and_uid(name: &str, dialect: Dialect) -> Result<(&str, Option<
 /// Reads the text after `#`: an `i32`, where 0 means "undefined".
 ///
 /// Akka.NET's parser takes an optional `-`; Java's `Integer.valueOf` also takes `+`.
-#[inline]
+#[cfg_attr(not(target_family = "wasm"), inline(always))]
+#[cfg_attr(target_family = "wasm", inline)]
 pub(crate) fn parse_uid(text: &str, dialect: Dialect) -> Result<Option<i32>, Error> {
     match parse_i32(text, dialect == Dialect::Jvm) {
         Ok(uid) => Ok((uid != 0).then_some(uid)),

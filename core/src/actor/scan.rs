@@ -58,14 +58,20 @@ pub(crate) fn find_noting_folds(hay: &str, needle: u8) -> (Option<usize>, bool) 
 /// The top bit of each byte of `word` that lowercasing might change: an
 /// ASCII capital or a non-ASCII byte.
 #[inline]
-pub(crate) fn fold_bits(word: u64) -> u64 {
+fn fold_bits(word: u64) -> u64 {
+    range_bits(word, b'A', b'Z') | word & TOPS
+}
+
+/// The top bit of each ASCII byte of `word` in `low..=high` (both ASCII).
+#[inline]
+pub(crate) fn range_bits(word: u64, low: u8, high: u8) -> u64 {
     // With each byte's top bit cleared no sum carries into the next byte; a
-    // sum's top bit then says whether the byte is at least 0x41 (`A`), or at
-    // least 0x5B (past `Z`).
+    // sum's top bit then says whether the byte is at least `low`, or past
+    // `high`.
     let ascii = word & !TOPS;
-    let from_a = ascii + ONES * (0x80 - 0x41);
-    let past_z = ascii + ONES * (0x80 - 0x5b);
-    (from_a & !past_z | word) & TOPS
+    let from_low = ascii + ONES * u64::from(0x80 - low);
+    let past_high = ascii + ONES * u64::from(0x7f - high);
+    from_low & !past_high & !word & TOPS
 }
 
 /// Every byte of `word` equal to `needle` has its top bit set in the result,
@@ -90,7 +96,7 @@ fn first_match(word: u64, needle: u8) -> Option<usize> {
 /// 0x01 in every byte of a word.
 const ONES: u64 = u64::from_le_bytes([0x01; 8]);
 /// 0x80 in every byte of a word.
-const TOPS: u64 = u64::from_le_bytes([0x80; 8]);
+pub(crate) const TOPS: u64 = u64::from_le_bytes([0x80; 8]);
 
 /// The offset of the last `needle` in `hay`.
 #[inline]
@@ -140,6 +146,20 @@ mod tests {
                     0
                 };
                 assert_eq!(fold_bits(u64::from_le_bytes(word)), want, "{b:#x} at {at}");
+            }
+        }
+    }
+
+    #[test]
+    fn range_bits_marks_the_bytes_in_the_range() {
+        for (low, high) in [(b'@', b']'), (b'A', b'Z'), (0, 0x7f), (b'0', b'0')] {
+            for b in 0..=255u8 {
+                let word = [b, b'a', 0, 0x7f, 0x80, b'@', b']', b'^'];
+                let want = word.iter().enumerate().fold(0, |bits, (i, byte)| {
+                    bits | u64::from((low..=high).contains(byte)) << (8 * i + 7)
+                });
+                let got = range_bits(u64::from_le_bytes(word), low, high);
+                assert_eq!(got, want, "{word:x?} in {low:#x}..={high:#x}");
             }
         }
     }
