@@ -91,9 +91,10 @@ fn four_to_ten_digits(digits: &[u8]) -> Option<u64> {
     if !digit_bytes {
         return None;
     }
-    // The first digit is the lowest byte. Each multiplication adds a group,
-    // times 10, 100 or 10,000, to the more significant group after it, in
-    // the upper half of the wider lane the shift then brings down.
+    // The first digit is the lowest byte. Each multiplication adds every
+    // group, times 10, 100 or 10,000, to the less significant group after
+    // it, in the upper half of a lane twice as wide, which the shift then
+    // brings down.
     let v = raw & 0x0F0F_0F0F_0F0F_0F0F;
     let v = v.wrapping_mul(10 << 8 | 1) >> 8;
     let v = (v & 0x00FF_00FF_00FF_00FF).wrapping_mul(100 << 16 | 1) >> 16;

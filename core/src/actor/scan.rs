@@ -1,12 +1,13 @@
 //! Byte searches. Every needle is ASCII, so a match is always a char boundary.
 //!
-//! Most parts of an actor path are a few bytes long, where a plain loop wins;
-//! `memchr`'s vector search pays for its dispatch only on longer haystacks.
-//! In between, eight bytes are searched at once, as one `u64`.
+//! Most parts of an actor path are a few bytes long: they are searched a
+//! word (eight bytes, as one `u64`) at a time, and a byte at a time where
+//! less than a word is left. `memchr`'s vector search pays for its dispatch
+//! only on longer haystacks.
 
 use super::folded::Folded;
 
-/// Below this length a plain loop is faster than `memchr`.
+/// Below this length a search a word at a time is faster than `memchr`.
 const SHORT: usize = 16;
 
 /// The offset of the first `needle` in `hay`.
@@ -31,8 +32,6 @@ pub(crate) fn find(hay: &str, needle: u8) -> Option<usize> {
 /// The offset of the first `needle` in `hay`, and whether lowercasing might
 /// change a byte before it (see [`Folded::would_fold`]); `None` and whether
 /// it might change any byte, if there is no `needle`.
-///
-/// [`Folded::would_fold`]: super::folded::Folded::would_fold
 #[inline]
 pub(crate) fn find_noting_folds(hay: &str, needle: u8) -> (Option<usize>, bool) {
     let bytes = hay.as_bytes();
