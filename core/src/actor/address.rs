@@ -367,15 +367,20 @@ struct AuthorityMarks {
 }
 
 impl AuthorityMarks {
-    fn scan(authority: &[u8]) -> Self {
-        let mut marks = AuthorityMarks {
-            end: authority.len(),
+    /// Marks for an authority of `len` bytes, before any byte is taken in.
+    fn new(len: usize) -> Self {
+        AuthorityMarks {
+            end: len,
             at: None,
             brackets: None,
             colon: None,
             colon_after_close: None,
             server_folds: false,
-        };
+        }
+    }
+
+    fn scan(authority: &[u8]) -> Self {
+        let mut marks = AuthorityMarks::new(authority.len());
         let mut open = None;
         // Most bytes are none of these: a word of eight with none is passed
         // over whole, and only the flagged bytes of the others are looked at.
@@ -630,14 +635,7 @@ mod tests {
         for start in 0..text.len() {
             for end in start..=text.len() {
                 let authority = &text[start..end];
-                let mut want = AuthorityMarks {
-                    end: authority.len(),
-                    at: None,
-                    brackets: None,
-                    colon: None,
-                    colon_after_close: None,
-                    server_folds: false,
-                };
+                let mut want = AuthorityMarks::new(authority.len());
                 let mut open = None;
                 for (i, &b) in authority.iter().enumerate() {
                     if !want.note(i, b, &mut open) {
