@@ -444,7 +444,7 @@ fn parse_dotnet_port(text: &str) -> Result<u32, Error> {
     let bytes = text.as_bytes();
     if digit(bytes.first()) && digit(bytes.last()) {
         // Nothing to trim: the common case.
-        return match parse_i32(text, false) {
+        return match parse_i32(bytes, false) {
             Ok(port) => Ok(port as u32),
             Err(NumberError::Overflow) => Err(Error::new(ErrorKind::PortOutOfRange, 0)),
             Err(NumberError::Invalid(at)) => Err(Error::new(ErrorKind::InvalidPort, at)),
@@ -458,7 +458,7 @@ fn parse_dotnet_port(text: &str) -> Result<u32, Error> {
         .bytes()
         .rposition(|b| !is_dotnet_space(b))
         .map_or(start, |i| i + 1);
-    match parse_i32(&text[start..end], true) {
+    match parse_i32(&bytes[start..end], true) {
         Ok(port) => u32::try_from(port).map_err(|_| Error::new(ErrorKind::PortOutOfRange, start)),
         Err(NumberError::Overflow) => Err(Error::new(ErrorKind::PortOutOfRange, start)),
         Err(NumberError::Invalid(at)) => Err(Error::new(ErrorKind::InvalidPort, start + at)),
@@ -560,7 +560,7 @@ fn split_server(server: &str) -> Result<(&str, Option<u32>), Error> {
             if let Some(bad) = digits.bytes().position(|b| !b.is_ascii_digit()) {
                 return Err(Error::new(ErrorKind::InvalidPort, host_end + 1 + bad));
             }
-            let port = parse_i32(digits, false)
+            let port = parse_i32(digits.as_bytes(), false)
                 .map_err(|_| Error::new(ErrorKind::PortOutOfRange, host_end + 1))?;
             Ok((host, Some(port as u32)))
         }

@@ -182,7 +182,7 @@ pub fn split_name_and_uid(name: &str, dialect: Dialect) -> Result<(&str, Option<
     let Some(hash) = find(name, b'#') else {
         return Ok((name, None));
     };
-    let uid = parse_uid(&name[hash + 1..], dialect).map_err(|e| e.shifted(hash + 1))?;
+    let uid = parse_uid(&name.as_bytes()[hash + 1..], dialect).map_err(|e| e.shifted(hash + 1))?;
     Ok((&name[..hash], uid))
 }
 
@@ -191,7 +191,7 @@ pub fn split_name_and_uid(name: &str, dialect: Dialect) -> Result<(&str, Option<
 /// Akka.NET's parser takes an optional `-`; Java's `Integer.valueOf` also takes `+`.
 #[cfg_attr(not(target_family = "wasm"), inline(always))]
 #[cfg_attr(target_family = "wasm", inline)]
-pub(crate) fn parse_uid(text: &str, dialect: Dialect) -> Result<Option<i32>, Error> {
+pub(crate) fn parse_uid(text: &[u8], dialect: Dialect) -> Result<Option<i32>, Error> {
     match parse_i32(text, dialect == Dialect::Jvm) {
         Ok(uid) => Ok((uid != 0).then_some(uid)),
         Err(e) => Err(uid_error(e)),

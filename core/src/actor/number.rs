@@ -15,8 +15,7 @@ pub(crate) enum NumberError {
 /// .NET's `int.TryParse` allow it; Akka.NET's uid parser does not).
 #[cfg_attr(not(target_family = "wasm"), inline(always))]
 #[cfg_attr(target_family = "wasm", inline)]
-pub(crate) fn parse_i32(text: &str, plus: bool) -> Result<i32, NumberError> {
-    let bytes = text.as_bytes();
+pub(crate) fn parse_i32(bytes: &[u8], plus: bool) -> Result<i32, NumberError> {
     let (negative, digits_at) = match bytes.first() {
         Some(b'-') => (true, 1),
         Some(b'+') if plus => (false, 1),
@@ -184,11 +183,11 @@ mod tests {
 
     #[test]
     fn full_range() {
-        assert_eq!(parse_i32("2147483647", false), Ok(i32::MAX));
-        assert_eq!(parse_i32("-2147483648", false), Ok(i32::MIN));
-        assert_eq!(parse_i32("2147483648", false), Err(NumberError::Overflow));
-        assert_eq!(parse_i32("-2147483649", false), Err(NumberError::Overflow));
-        assert_eq!(parse_i32("007", false), Ok(7));
+        assert_eq!(parse_i32(b"2147483647", false), Ok(i32::MAX));
+        assert_eq!(parse_i32(b"-2147483648", false), Ok(i32::MIN));
+        assert_eq!(parse_i32(b"2147483648", false), Err(NumberError::Overflow));
+        assert_eq!(parse_i32(b"-2147483649", false), Err(NumberError::Overflow));
+        assert_eq!(parse_i32(b"007", false), Ok(7));
     }
 
     #[test]
@@ -207,7 +206,7 @@ mod tests {
             "99999999999999999999",
         ] {
             let std = text.parse::<i32>().ok();
-            assert_eq!(parse_i32(text, false).ok(), std, "{text}");
+            assert_eq!(parse_i32(text.as_bytes(), false).ok(), std, "{text}");
         }
     }
 
@@ -222,7 +221,7 @@ mod tests {
                     let bytes = &text[11 - len..];
                     if let Ok(text) = core::str::from_utf8(bytes) {
                         let std = text.parse::<i32>().ok().filter(|_| !text.starts_with('+'));
-                        assert_eq!(parse_i32(text, false).ok(), std, "{text}");
+                        assert_eq!(parse_i32(text.as_bytes(), false).ok(), std, "{text}");
                     }
                     text[place] = saved;
                 }
@@ -232,14 +231,14 @@ mod tests {
 
     #[test]
     fn plus_only_when_allowed() {
-        assert_eq!(parse_i32("+5", true), Ok(5));
-        assert_eq!(parse_i32("+5", false), Err(NumberError::Invalid(0)));
+        assert_eq!(parse_i32(b"+5", true), Ok(5));
+        assert_eq!(parse_i32(b"+5", false), Err(NumberError::Invalid(0)));
     }
 
     #[test]
     fn empty_and_sign_only_are_invalid() {
-        assert_eq!(parse_i32("", true), Err(NumberError::Invalid(0)));
-        assert_eq!(parse_i32("-", true), Err(NumberError::Invalid(1)));
-        assert_eq!(parse_i32("12a", true), Err(NumberError::Invalid(2)));
+        assert_eq!(parse_i32(b"", true), Err(NumberError::Invalid(0)));
+        assert_eq!(parse_i32(b"-", true), Err(NumberError::Invalid(1)));
+        assert_eq!(parse_i32(b"12a", true), Err(NumberError::Invalid(2)));
     }
 }

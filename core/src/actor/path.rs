@@ -108,7 +108,8 @@ impl<'a> ActorPath<'a> {
                 let uid_at = last_at + hash + 1;
                 (
                     &last[..hash],
-                    parse_uid(&path[uid_at..], Dialect::DotNet).map_err(|e| e.shifted(uid_at))?,
+                    parse_uid(&path.as_bytes()[uid_at..], Dialect::DotNet)
+                        .map_err(|e| e.shifted(uid_at))?,
                 )
             }
         };
@@ -149,7 +150,7 @@ impl<'a> ActorPath<'a> {
         let (leaf, uid) = match fragment_at {
             Some(at) => (
                 Some(last),
-                parse_uid(&rest[at..], Dialect::Jvm).map_err(|e| e.shifted(at))?,
+                parse_uid(&rest.as_bytes()[at..], Dialect::Jvm).map_err(|e| e.shifted(at))?,
             ),
             None => ((!last.is_empty()).then_some(last), None),
         };
