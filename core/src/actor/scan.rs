@@ -1,13 +1,13 @@
 //! Byte searches. Every needle is ASCII, so a match is always a char boundary.
 //!
-//! Most parts of an actor path are a few bytes long: they are searched a
-//! word (eight bytes, as one `u64`) at a time, and a byte at a time where
-//! less than a word is left. `memchr`'s vector search pays for its dispatch
-//! only on longer haystacks.
+//! Most parts of an actor path are a few bytes long. Below [`SHORT`] bytes
+//! a search looks at a word (eight bytes, as one `u64`) at once where the
+//! caller's hot path pays for it, and a byte at a time otherwise;
+//! `memchr`'s vector search pays for its dispatch only on longer haystacks.
 
 use super::folded::Folded;
 
-/// Below this length a search a word at a time is faster than `memchr`.
+/// Below this length `memchr`'s dispatch costs more than the search.
 const SHORT: usize = 16;
 
 /// The offset of the first `needle` in `hay`.

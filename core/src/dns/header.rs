@@ -112,6 +112,7 @@ impl Header {
     pub fn from_bytes(bytes: &[u8; HEADER_LEN]) -> Header {
         let flags = be16(bytes, field::FLAGS);
         let bit = |n: u16| flags & (1 << n) != 0;
+        let [qdcount, ancount, nscount, arcount] = Header::counts(bytes);
         Header {
             id: be16(bytes, field::ID),
             qr: bit(15),
@@ -124,10 +125,10 @@ impl Header {
             ad: bit(5),
             cd: bit(4),
             rcode: (flags & 0xf) as u8,
-            qdcount: be16(bytes, field::QDCOUNT),
-            ancount: be16(bytes, field::ANCOUNT),
-            nscount: be16(bytes, field::NSCOUNT),
-            arcount: be16(bytes, field::ARCOUNT),
+            qdcount,
+            ancount,
+            nscount,
+            arcount,
         }
     }
 
