@@ -4,12 +4,13 @@
 //!
 //! | op | leanwire | peer |
 //! |---|---|---|
-//! | decode_whole | `Deframer` + `Reader` (`LargeValues::Assemble`, a reused 64 KiB row buffer), the stream as one chunk | the same (the baseline) |
+//! | decode_whole | `WholePackets` (a 4 KiB packet buffer) + `Reader` (`LargeValues::Assemble`, a reused 64 KiB row buffer), the stream as one chunk | the same (the baseline) |
 //! | decode_4k | the same, fed in 4 KiB chunks | the whole-buffer decode |
-//! | decode_1byte | the same, fed 1 byte at a time | the whole-buffer decode |
+//! | decode_1byte | the same, fed 1 byte at a time: packets are joined in the packet buffer | the whole-buffer decode |
+//! | decode_1byte_pieces | 1 byte at a time, each byte straight from a `Deframer` to the `Reader`, which gathers rows split across chunks | the whole-buffer decode |
 //! | stream_whole, stream_4k, stream_1byte | `LargeValues::Stream`: the nvarchar(max) column comes as pieces | the whole-buffer decode (Assemble) |
 //! | data_reader | `TdsStream` (the `SqlDataReader`-like API) over the stream in 4 KiB reads, one stream reused for every decode: `read_row_sync`, then `get::<SqlValue>` of every column | the whole-buffer decode |
-//! | plp_1byte | one row holding an nvarchar(max) and a varbinary(max) value of the arg's size each, `LargeValues::Stream`, 1 byte at a time | the same stream fed whole (Stream) |
+//! | plp_1byte | one row holding an nvarchar(max) and a varbinary(max) value of the arg's size each, `LargeValues::Stream`, 1 byte at a time straight from a `Deframer` | the same stream fed whole (Stream) |
 //!
 //! The result set is `tds_stream::result_set(10_000)` (the generator the
 //! oracle tests check against tedious) in 4 KiB packets. Every decode turns
@@ -31,7 +32,8 @@ use std::path::PathBuf;
 use bumpalo::Bump;
 use divan::{AllocProfiler, Bencher, black_box};
 use leanwire_native::core::tds::{
-    Deframer, Event, LargeValues, Metadata, Reader, SqlValue, Status, TdsVersion,
+    self, Deframer, Event, LargeValues, Metadata, Payload, Reader, SqlValue, Status, TdsVersion,
+    WholePackets,
 };
 use leanwire_native::tds::{BlockingRead, StreamOptions, TdsStream};
 
@@ -142,10 +144,51 @@ impl Seen {
     }
 }
 
-/// A decoder's reusable parts: the metadata arena and the row buffer.
+/// How the packets reach the reader.
+#[derive(Copy, Clone, Debug)]
+enum Feed {
+    /// Each packet's payload whole, from [`WholePackets`]: straight from
+    /// the chunk when the packet lies in it, else joined in a packet buffer.
+    WholePackets,
+    /// Each piece of payload straight from the [`Deframer`], so a packet
+    /// split across chunks reaches the reader in pieces.
+    Pieces,
+}
+
+/// Where a decode's payloads come from: [`Deframer`] or [`WholePackets`].
+trait Packets {
+    fn next<'s, 'c: 's>(&'s mut self, input: &mut &'c [u8]) -> tds::Result<Status<Payload<'s>>>;
+    fn finish(&self) -> tds::Result<()>;
+}
+
+impl Packets for Deframer {
+    #[inline]
+    fn next<'s, 'c: 's>(&'s mut self, input: &mut &'c [u8]) -> tds::Result<Status<Payload<'s>>> {
+        Deframer::next(self, input)
+    }
+
+    fn finish(&self) -> tds::Result<()> {
+        Deframer::finish(self)
+    }
+}
+
+impl Packets for WholePackets<'_> {
+    #[inline]
+    fn next<'s, 'c: 's>(&'s mut self, input: &mut &'c [u8]) -> tds::Result<Status<Payload<'s>>> {
+        WholePackets::next(self, input)
+    }
+
+    fn finish(&self) -> tds::Result<()> {
+        WholePackets::finish(self)
+    }
+}
+
+/// A decoder's reusable parts: the metadata arena, the row buffer and the
+/// packet buffer.
 struct Decoder {
     bump: Bump,
     buf: Vec<u8>,
+    packet: Vec<u8>,
 }
 
 impl Decoder {
@@ -153,59 +196,78 @@ impl Decoder {
         Decoder {
             bump: Bump::with_capacity(16 * 1024),
             buf: vec![0; ROW_BUF],
+            packet: vec![0; PACKET],
         }
     }
 
     /// Decodes the packets in `stream`, fed `chunk` bytes at a time,
     /// visiting every value.
-    fn decode(&mut self, stream: &[u8], chunk: usize, mode: LargeValues) -> Seen {
+    fn decode(&mut self, stream: &[u8], chunk: usize, mode: LargeValues, feed: Feed) -> Seen {
         self.bump.reset();
-        let mut meta = Metadata::new(&self.bump);
-        let mut reader = Reader::new(TdsVersion::V7_4);
-        reader.set_large_values(mode);
-        let mut deframer = Deframer::new();
-        let mut seen = Seen::default();
-        // A streamed value: its length so far and first byte.
-        let mut large = (0usize, None);
-        for mut input in stream.chunks(chunk) {
-            while let Status::Complete(payload) = deframer.next(&mut input).expect("packets") {
-                let mut bytes = payload.bytes;
-                loop {
-                    if let Some(row) = reader.whole_row(&mut bytes, &meta, &mut self.buf) {
-                        row.values().for_each(|value| seen.value(value.get()));
-                        seen.rows += 1;
-                        continue;
-                    }
-                    let Status::Complete(event) = reader
-                        .next(&mut bytes, &mut meta, &mut self.buf)
-                        .expect("a token stream leanwire reads")
-                    else {
-                        break;
-                    };
-                    match event {
-                        Event::Value { value, .. } => seen.value(value.get()),
-                        Event::ValueStart { .. } => large = (0, None),
-                        Event::ValueChunk { bytes, .. } => {
-                            large.0 += bytes.len();
-                            large.1 = large.1.or(bytes.first().copied());
-                        }
-                        Event::ValueEnd { .. } => seen.octets(large.0, large.1),
-                        Event::RowEnd => seen.rows += 1,
-                        _ => {}
-                    }
+        let meta = Metadata::new(&self.bump);
+        match feed {
+            Feed::WholePackets => {
+                let packets = WholePackets::new(&mut self.packet);
+                decode(packets, meta, &mut self.buf, stream, chunk, mode)
+            }
+            Feed::Pieces => decode(Deframer::new(), meta, &mut self.buf, stream, chunk, mode),
+        }
+    }
+}
+
+/// Decodes the packets in `stream`, fed `chunk` bytes at a time through
+/// `packets`, visiting every value.
+fn decode<P: Packets>(
+    mut packets: P,
+    mut meta: Metadata<'_>,
+    buf: &mut [u8],
+    stream: &[u8],
+    chunk: usize,
+    mode: LargeValues,
+) -> Seen {
+    let mut reader = Reader::new(TdsVersion::V7_4);
+    reader.set_large_values(mode);
+    let mut seen = Seen::default();
+    // A streamed value: its length so far and first byte.
+    let mut large = (0usize, None);
+    for mut input in stream.chunks(chunk) {
+        while let Status::Complete(payload) = packets.next(&mut input).expect("packets") {
+            let mut bytes = payload.bytes;
+            loop {
+                if let Some(row) = reader.whole_row(&mut bytes, &meta, buf) {
+                    row.values().for_each(|value| seen.value(value.get()));
+                    seen.rows += 1;
+                    continue;
                 }
-                if payload.message_end {
-                    reader
-                        .finish()
-                        .expect("the message ends at a token boundary");
+                let Status::Complete(event) = reader
+                    .next(&mut bytes, &mut meta, buf)
+                    .expect("a token stream leanwire reads")
+                else {
+                    break;
+                };
+                match event {
+                    Event::Value { value, .. } => seen.value(value.get()),
+                    Event::ValueStart { .. } => large = (0, None),
+                    Event::ValueChunk { bytes, .. } => {
+                        large.0 += bytes.len();
+                        large.1 = large.1.or(bytes.first().copied());
+                    }
+                    Event::ValueEnd { .. } => seen.octets(large.0, large.1),
+                    Event::RowEnd => seen.rows += 1,
+                    _ => {}
                 }
             }
+            if payload.message_end {
+                reader
+                    .finish()
+                    .expect("the message ends at a token boundary");
+            }
         }
-        deframer
-            .finish()
-            .expect("the stream ends at a packet boundary");
-        seen
     }
+    packets
+        .finish()
+        .expect("the stream ends at a packet boundary");
+    seen
 }
 
 /// Fails, before anything is timed, unless every feeding and both modes see
@@ -213,17 +275,19 @@ impl Decoder {
 fn check_feedings_agree() {
     let mut decoder = Decoder::new();
     let stream = result_set();
-    let ours = decoder.decode(&stream, stream.len(), LargeValues::Assemble);
+    let ours = decoder.decode(&stream, stream.len(), LargeValues::Assemble, Feed::Pieces);
     assert_eq!(ours.rows, u64::from(ROWS), "every row decoded");
     // NBCROW's NULL columns are values too.
     assert_eq!(ours.values, u64::from(ROWS) * 8, "every value seen");
     for mode in [LargeValues::Assemble, LargeValues::Stream] {
-        for chunk in [stream.len(), PACKET, 1, 7, 4095] {
-            assert_eq!(
-                decoder.decode(&stream, chunk, mode),
-                ours,
-                "{mode:?} in {chunk}-byte chunks"
-            );
+        for feed in [Feed::WholePackets, Feed::Pieces] {
+            for chunk in [stream.len(), PACKET, 1, 7, 4095] {
+                assert_eq!(
+                    decoder.decode(&stream, chunk, mode, feed),
+                    ours,
+                    "{mode:?} in {chunk}-byte chunks, {feed:?}"
+                );
+            }
         }
     }
     let mut tds = data_reader(&[]);
@@ -233,10 +297,12 @@ fn check_feedings_agree() {
     }
     for size in PLP_SIZES {
         let stream = plp_row(size);
-        let whole = decoder.decode(&stream, stream.len(), LargeValues::Stream);
+        let whole = decoder.decode(&stream, stream.len(), LargeValues::Stream, Feed::Pieces);
         assert_eq!((whole.rows, whole.values), (1, 2));
         assert_eq!(whole.octets, 2 * size as u64, "both values whole");
-        assert_eq!(decoder.decode(&stream, 1, LargeValues::Stream), whole);
+        for feed in [Feed::WholePackets, Feed::Pieces] {
+            assert_eq!(decoder.decode(&stream, 1, LargeValues::Stream, feed), whole);
+        }
     }
 }
 
@@ -294,18 +360,19 @@ fn write_peer_input() {
         .expect("target/tds-bench.json written");
 }
 
-/// Benchmarks `chunk`-byte feeding of the result set in `mode`.
-fn bench_result_set(bencher: Bencher, chunk: Option<usize>, mode: LargeValues) {
+/// Benchmarks `chunk`-byte feeding of the result set in `mode`, through
+/// `feed`.
+fn bench_result_set(bencher: Bencher, chunk: Option<usize>, mode: LargeValues, feed: Feed) {
     let stream = result_set();
     let chunk = chunk.unwrap_or(stream.len());
     let mut decoder = Decoder::new();
-    bencher.bench_local(move || decoder.decode(black_box(&stream), chunk, mode));
+    bencher.bench_local(move || decoder.decode(black_box(&stream), chunk, mode, feed));
 }
 
 /// The baseline every result-set row is measured against: the whole buffer
 /// at once, Assemble mode.
 fn whole_buffer(bencher: Bencher) {
-    bench_result_set(bencher, None, LargeValues::Assemble);
+    bench_result_set(bencher, None, LargeValues::Assemble, Feed::WholePackets);
 }
 
 mod decode_whole {
@@ -313,7 +380,7 @@ mod decode_whole {
 
     #[divan::bench]
     fn leanwire(bencher: Bencher) {
-        bench_result_set(bencher, None, LargeValues::Assemble);
+        bench_result_set(bencher, None, LargeValues::Assemble, Feed::WholePackets);
     }
 
     #[divan::bench]
@@ -327,7 +394,12 @@ mod decode_4k {
 
     #[divan::bench]
     fn leanwire(bencher: Bencher) {
-        bench_result_set(bencher, Some(4096), LargeValues::Assemble);
+        bench_result_set(
+            bencher,
+            Some(4096),
+            LargeValues::Assemble,
+            Feed::WholePackets,
+        );
     }
 
     #[divan::bench]
@@ -341,7 +413,21 @@ mod decode_1byte {
 
     #[divan::bench]
     fn leanwire(bencher: Bencher) {
-        bench_result_set(bencher, Some(1), LargeValues::Assemble);
+        bench_result_set(bencher, Some(1), LargeValues::Assemble, Feed::WholePackets);
+    }
+
+    #[divan::bench]
+    fn peer(bencher: Bencher) {
+        whole_buffer(bencher);
+    }
+}
+
+mod decode_1byte_pieces {
+    use super::*;
+
+    #[divan::bench]
+    fn leanwire(bencher: Bencher) {
+        bench_result_set(bencher, Some(1), LargeValues::Assemble, Feed::Pieces);
     }
 
     #[divan::bench]
@@ -355,7 +441,7 @@ mod stream_whole {
 
     #[divan::bench]
     fn leanwire(bencher: Bencher) {
-        bench_result_set(bencher, None, LargeValues::Stream);
+        bench_result_set(bencher, None, LargeValues::Stream, Feed::WholePackets);
     }
 
     #[divan::bench]
@@ -369,7 +455,7 @@ mod stream_4k {
 
     #[divan::bench]
     fn leanwire(bencher: Bencher) {
-        bench_result_set(bencher, Some(4096), LargeValues::Stream);
+        bench_result_set(bencher, Some(4096), LargeValues::Stream, Feed::WholePackets);
     }
 
     #[divan::bench]
@@ -383,7 +469,7 @@ mod stream_1byte {
 
     #[divan::bench]
     fn leanwire(bencher: Bencher) {
-        bench_result_set(bencher, Some(1), LargeValues::Stream);
+        bench_result_set(bencher, Some(1), LargeValues::Stream, Feed::WholePackets);
     }
 
     #[divan::bench]
@@ -417,7 +503,9 @@ mod plp_1byte {
     fn leanwire(bencher: Bencher, size: usize) {
         let stream = plp_row(size);
         let mut decoder = Decoder::new();
-        bencher.bench_local(move || decoder.decode(black_box(&stream), 1, LargeValues::Stream));
+        bencher.bench_local(move || {
+            decoder.decode(black_box(&stream), 1, LargeValues::Stream, Feed::Pieces)
+        });
     }
 
     #[divan::bench(args = PLP_SIZES)]
@@ -425,7 +513,12 @@ mod plp_1byte {
         let stream = plp_row(size);
         let mut decoder = Decoder::new();
         bencher.bench_local(move || {
-            decoder.decode(black_box(&stream), stream.len(), LargeValues::Stream)
+            decoder.decode(
+                black_box(&stream),
+                stream.len(),
+                LargeValues::Stream,
+                Feed::Pieces,
+            )
         });
     }
 }

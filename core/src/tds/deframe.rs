@@ -2,13 +2,16 @@ use super::error::{ErrorKind, Result, error_at};
 use super::packet::{HEADER_LEN, PacketHeader, PacketStatus, PacketType};
 use super::status::Status;
 
-/// A piece of one packet's payload, borrowed from the chunk it arrived in.
+/// A piece of one packet's payload, borrowed from the chunk it arrived in
+/// (or, from [`WholePackets`](super::WholePackets), from the buffer it was
+/// joined in).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Payload<'c> {
     /// The header of the packet the bytes belong to.
     pub header: PacketHeader,
-    /// Payload bytes: a sub-slice of the chunk that was fed. Empty only for a
-    /// packet with no payload at all (length 8).
+    /// Payload bytes: a sub-slice of the chunk that was fed, or of the
+    /// buffer a split packet was joined in. Empty only for a packet with no
+    /// payload at all (length 8).
     pub bytes: &'c [u8],
     /// Whether these are the packet's last payload bytes.
     pub packet_end: bool,
@@ -64,8 +67,10 @@ pub struct Deframer {
     left: u16,
     /// Whether the last packet handed out completely ended a message.
     at_message_start: bool,
-    /// Bytes taken in so far.
-    pos: u64,
+    /// The stream offset of the current packet's first byte (between
+    /// packets, of the next one's); [`offset`](Self::offset) adds what has
+    /// been taken of the packet since.
+    packet_at: u64,
     failed: Option<super::Error>,
 }
 
@@ -92,7 +97,7 @@ impl Deframer {
             },
             left: 0,
             at_message_start: true,
-            pos: 0,
+            packet_at: 0,
             failed: None,
         }
     }
@@ -125,16 +130,16 @@ impl Deframer {
         let take = (HEADER_LEN - have).min(input.len());
         self.header[have..have + take].copy_from_slice(&input[..take]);
         *input = &input[take..];
-        self.pos += take as u64;
         self.have += take as u8;
         if usize::from(self.have) < HEADER_LEN {
             return Ok(Status::Partial);
         }
         self.have = 0;
-        let start = self.pos - HEADER_LEN as u64;
+        let start = self.packet_at;
         let header = match PacketHeader::from_bytes(&self.header) {
             Ok(header) => header,
             Err(e) => {
+                self.packet_at += HEADER_LEN as u64;
                 let e = error_at(e.kind(), start + e.offset() as u64);
                 self.failed = Some(e);
                 return Err(e);
@@ -143,6 +148,7 @@ impl Deframer {
         self.left = header.length - HEADER_LEN as u16;
         self.at_message_start = false;
         if self.left == 0 {
+            self.packet_at += HEADER_LEN as u64;
             self.at_message_start = header.status.is_eom();
             return Ok(Status::Complete(Payload {
                 header,
@@ -165,10 +171,10 @@ impl Deframer {
         let take = usize::from(self.left).min(input.len());
         let (bytes, rest) = input.split_at(take);
         *input = rest;
-        self.pos += take as u64;
         self.left -= take as u16;
         let packet_end = self.left == 0;
         if packet_end {
+            self.packet_at += u64::from(header.length);
             self.at_message_start = header.status.is_eom();
         }
         Status::Complete(Payload {
@@ -177,6 +183,19 @@ impl Deframer {
             packet_end,
             message_end: packet_end && header.status.is_eom(),
         })
+    }
+
+    /// Takes all of `input` when it ends inside the current packet's
+    /// payload, which then needs no piece of its own: the bytes taken.
+    /// `None`, with nothing taken, leaves it to [`next`](Self::next).
+    #[inline]
+    pub(super) fn take_inside_packet<'c>(&mut self, input: &mut &'c [u8]) -> Option<&'c [u8]> {
+        if input.len() >= usize::from(self.left) {
+            return None;
+        }
+        let bytes = core::mem::take(input);
+        self.left -= bytes.len() as u16;
+        Some(bytes)
     }
 
     /// The caller's word that the stream ended: `Ok` between packets, else
@@ -190,7 +209,7 @@ impl Deframer {
             return Err(e);
         }
         if self.have > 0 || self.left > 0 {
-            return Err(error_at(ErrorKind::TruncatedPacket, self.pos));
+            return Err(error_at(ErrorKind::TruncatedPacket, self.offset()));
         }
         Ok(())
     }
@@ -203,7 +222,11 @@ impl Deframer {
 
     /// The bytes taken in so far.
     pub const fn offset(&self) -> u64 {
-        self.pos
+        let in_packet = match self.left {
+            0 => 0,
+            left => self.current.length - left,
+        };
+        self.packet_at + self.have as u64 + in_packet as u64
     }
 }
 

@@ -5,7 +5,9 @@
 //! - [`PacketHeader`] is the 8-byte packet header as a value (`split`,
 //!   `emit`); [`Deframer`] takes a server-to-client byte stream in chunks of
 //!   any size and hands out each packet's payload as zero-copy
-//!   [`Payload`] pieces, marking where messages end (EOM).
+//!   [`Payload`] pieces, marking where messages end (EOM);
+//!   [`WholePackets`] hands out each payload whole, joining a packet split
+//!   across chunks in the caller's buffer.
 //! - [`Reader`] is a sans-IO state machine over the token stream (the
 //!   payloads, joined). Fed chunks of any size, it yields [`Event`]s:
 //!   whole [`Token`]s (DONE, ENVCHANGE, INFO, LOGINACK, COLMETADATA, ...),
@@ -98,6 +100,7 @@ mod type_info;
 mod ucs2;
 mod value;
 mod version;
+mod whole_packets;
 
 pub use codepage::CodePage;
 pub use colmetadata::{ColMetadata, Column, ColumnFlags};
@@ -131,3 +134,4 @@ pub use type_info::{Collation, DataType, TypeInfo, TypeNames};
 pub use ucs2::Ucs2Str;
 pub use value::{AnsiText, Guid, SqlValue, Value};
 pub use version::TdsVersion;
+pub use whole_packets::WholePackets;
