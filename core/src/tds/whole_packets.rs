@@ -1,6 +1,5 @@
 use super::deframe::{Deframer, Payload};
 use super::error::Result;
-use super::packet::HEADER_LEN;
 use super::status::Status;
 
 /// A [`Deframer`] that hands out each packet's payload in one piece.
@@ -44,9 +43,6 @@ pub struct WholePackets<'b> {
     buf: &'b mut [u8],
     /// Payload bytes of the current packet gathered in `buf`.
     len: usize,
-    /// Whether the current packet is longer than `buf`, so its pieces pass
-    /// through as they come.
-    passing: bool,
 }
 
 impl<'b> WholePackets<'b> {
@@ -56,7 +52,6 @@ impl<'b> WholePackets<'b> {
             deframer: Deframer::new(),
             buf,
             len: 0,
-            passing: false,
         }
     }
 
@@ -77,19 +72,18 @@ impl<'b> WholePackets<'b> {
             Status::Complete(piece) => piece,
             Status::Partial => return Ok(Status::Partial),
         };
-        if self.len == 0 && (piece.packet_end || self.passing) {
-            self.passing &= !piece.packet_end;
+        if self.len == 0 && piece.packet_end {
             return Ok(Status::Complete(piece));
         }
         Ok(self.gather(piece))
     }
 
     /// Adds `piece`, of a packet split across chunks, to the buffer: the
-    /// packet's whole payload once `piece` ends it.
+    /// packet's whole payload once `piece` ends it. The pieces of a packet
+    /// longer than the buffer pass through as they come.
     #[inline]
     fn gather<'s, 'c: 's>(&'s mut self, piece: Payload<'c>) -> Status<Payload<'s>> {
-        if self.len == 0 && usize::from(piece.header.length) - HEADER_LEN > self.buf.len() {
-            self.passing = true;
+        if self.len == 0 && piece.header.payload_len() > self.buf.len() {
             return Status::Complete(piece);
         }
         self.append(piece.bytes);
@@ -134,7 +128,7 @@ impl<'b> WholePackets<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tds::{Error, ErrorKind};
+    use crate::tds::{Error, ErrorKind, HEADER_LEN};
     use std::vec::Vec;
 
     fn packet(status: u8, payload: &[u8]) -> Vec<u8> {

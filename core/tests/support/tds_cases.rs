@@ -15,8 +15,8 @@ use std::vec::Vec;
 use leanwire_core::bumpalo::Bump;
 use leanwire_core::tds::{
     Deframer, EnvValue, ErrorKind, Event, FeatureId, GATHERED_ROW_LEN, INLINE_VALUE_LEN,
-    LargeValues, Metadata, PacketHeader, Reader, Site, SqlValue, Status, TdsVersion, Time, Token,
-    TokenType, Value, ValueSource,
+    LargeValues, Metadata, PacketHeader, Payload, Reader, Site, SqlValue, Status, TdsVersion, Time,
+    Token, TokenType, Value, ValueSource, WholePackets,
 };
 use serde_json::{Value as Json, json};
 
@@ -1020,33 +1020,68 @@ fn joined_plp_values() -> Vec<u8> {
 pub type Message = (u8, u16, Vec<u8>);
 
 /// De-frames a byte stream: the joined payloads, and each message's
-/// (packet type, spid, payload).
+/// (packet type, spid, payload). Fed one byte at a time through
+/// [`WholePackets`] with a 512-byte buffer (so a longer packet comes in
+/// pieces), the stream must give the same, and every packet that fits the
+/// buffer in one piece.
 pub fn deframe(bytes: &[u8]) -> Result<(Vec<u8>, Vec<Message>), (ErrorKind, usize)> {
     let mut deframer = Deframer::new();
     let mut input = bytes;
-    let mut all = Vec::new();
-    let mut messages = Vec::new();
-    let mut current = Vec::new();
-    loop {
+    let mut whole = Messages::default();
+    let whole = loop {
         match deframer.next(&mut input) {
-            Ok(Status::Complete(piece)) => {
-                all.extend_from_slice(piece.bytes);
-                current.extend_from_slice(piece.bytes);
-                if piece.message_end {
-                    let h = piece.header;
-                    messages.push((
-                        u8::from(h.packet_type),
-                        h.spid,
-                        std::mem::take(&mut current),
-                    ));
+            Ok(Status::Complete(piece)) => whole.add(&piece),
+            Ok(Status::Partial) => break deframer.finish().map(|()| whole),
+            Err(e) => break Err(e),
+        }
+    };
+    const BUF_LEN: usize = 512;
+    let mut buf = [0; BUF_LEN];
+    let mut packets = WholePackets::new(&mut buf);
+    let mut joined = Messages::default();
+    let joined = 'stream: {
+        for mut input in bytes.chunks(1) {
+            loop {
+                match packets.next(&mut input) {
+                    Ok(Status::Complete(piece)) => {
+                        let fits = piece.header.payload_len() <= BUF_LEN;
+                        assert!(piece.packet_end || !fits, "a packet that fits, in pieces");
+                        joined.add(&piece);
+                    }
+                    Ok(Status::Partial) => break,
+                    Err(e) => break 'stream Err(e),
                 }
             }
-            Ok(Status::Partial) => break,
-            Err(e) => return Err((e.kind(), e.offset())),
+        }
+        packets.finish().map(|()| joined)
+    };
+    assert_eq!(whole, joined, "WholePackets fed 1 byte at a time");
+    let whole = whole.map_err(|e| (e.kind(), e.offset()))?;
+    Ok((whole.all, whole.messages))
+}
+
+/// What [`deframe`] collects.
+#[derive(Debug, Default, PartialEq)]
+struct Messages {
+    /// Every payload byte.
+    all: Vec<u8>,
+    /// The messages ended so far.
+    messages: Vec<Message>,
+    /// The payload of the message not ended yet.
+    current: Vec<u8>,
+}
+
+impl Messages {
+    fn add(&mut self, piece: &Payload<'_>) {
+        self.all.extend_from_slice(piece.bytes);
+        self.current.extend_from_slice(piece.bytes);
+        if piece.message_end {
+            let h = piece.header;
+            let payload = std::mem::take(&mut self.current);
+            self.messages
+                .push((u8::from(h.packet_type), h.spid, payload));
         }
     }
-    deframer.finish().map_err(|e| (e.kind(), e.offset()))?;
-    Ok((all, messages))
 }
 
 /// The server-to-client TCP payload of a classic pcap with one
