@@ -231,12 +231,13 @@ impl Deframer {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::tds::Error;
     use std::vec::Vec;
 
-    fn packet(status: u8, payload: &[u8]) -> Vec<u8> {
+    /// A packet of `payload`, with `status`.
+    pub(in crate::tds) fn packet(status: u8, payload: &[u8]) -> Vec<u8> {
         let mut out = Vec::from([0x04, status]);
         out.extend_from_slice(&((payload.len() + 8) as u16).to_be_bytes());
         out.extend_from_slice(&[0, 0x33, 1, 0]);
@@ -261,11 +262,17 @@ mod tests {
         Ok(packets)
     }
 
-    #[test]
-    fn every_chunk_size_gives_the_same_packets() {
+    /// "hello" without EOM, an empty packet with EOM, "world!" with EOM.
+    pub(in crate::tds) fn three_packets() -> Vec<u8> {
         let mut stream = packet(0, b"hello");
         stream.extend(packet(1, b""));
         stream.extend(packet(1, b"world!"));
+        stream
+    }
+
+    #[test]
+    fn every_chunk_size_gives_the_same_packets() {
+        let stream = three_packets();
         let want = Vec::from([
             (b"hello".to_vec(), false),
             (Vec::new(), true),

@@ -128,16 +128,9 @@ impl<'b> WholePackets<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tds::{Error, ErrorKind, HEADER_LEN};
+    use crate::tds::deframe::tests::{packet, three_packets};
+    use crate::tds::{Error, ErrorKind};
     use std::vec::Vec;
-
-    fn packet(status: u8, payload: &[u8]) -> Vec<u8> {
-        let mut out = Vec::from([0x04, status]);
-        out.extend_from_slice(&((payload.len() + HEADER_LEN) as u16).to_be_bytes());
-        out.extend_from_slice(&[0, 0x33, 1, 0]);
-        out.extend_from_slice(payload);
-        out
-    }
 
     /// Every piece handed out, as (bytes, packet end, message end), feeding
     /// `chunk` bytes at a time through a `buf_len`-byte buffer.
@@ -157,9 +150,7 @@ mod tests {
 
     #[test]
     fn every_chunk_size_gives_whole_packets() {
-        let mut stream = packet(0, b"hello");
-        stream.extend(packet(1, b""));
-        stream.extend(packet(1, b"world!"));
+        let stream = three_packets();
         let want = Vec::from([
             (b"hello".to_vec(), true, false),
             (Vec::new(), true, true),
