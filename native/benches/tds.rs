@@ -7,10 +7,10 @@
 //! | decode_whole | `WholePackets` (a 4 KiB packet buffer) + `Reader` (`LargeValues::Assemble`, a reused 64 KiB row buffer), the stream as one chunk | the same (the baseline) |
 //! | decode_4k | the same, fed in 4 KiB chunks | the whole-buffer decode |
 //! | decode_1byte | the same, fed 1 byte at a time: packets are joined in the packet buffer | the whole-buffer decode |
-//! | decode_1byte_pieces | 1 byte at a time, each byte straight from a `Deframer` to the `Reader`, which gathers rows split across chunks | the whole-buffer decode |
+//! | decode_1byte_pieces | 1 byte at a time through `WholePackets` with no buffer, so each byte reaches the `Reader` as its own piece and the reader gathers rows split across chunks | the whole-buffer decode |
 //! | stream_whole, stream_4k, stream_1byte | `LargeValues::Stream`: the nvarchar(max) column comes as pieces | the whole-buffer decode (Assemble) |
 //! | data_reader | `TdsStream` (the `SqlDataReader`-like API) over the stream in 4 KiB reads, one stream reused for every decode: `read_row_sync`, then `get::<SqlValue>` of every column | the whole-buffer decode |
-//! | plp_1byte | one row holding an nvarchar(max) and a varbinary(max) value of the arg's size each, `LargeValues::Stream`, 1 byte at a time straight from a `Deframer` | the same stream fed whole (Stream) |
+//! | plp_1byte | one row holding an nvarchar(max) and a varbinary(max) value of the arg's size each, `LargeValues::Stream`, 1 byte at a time, each byte its own piece (no packet buffer) | the same stream fed whole (Stream) |
 //!
 //! The result set is `tds_stream::result_set(10_000)` (the generator the
 //! oracle tests check against tedious) in 4 KiB packets. Every decode turns
@@ -32,8 +32,7 @@ use std::path::PathBuf;
 use bumpalo::Bump;
 use divan::{AllocProfiler, Bencher, black_box};
 use leanwire_native::core::tds::{
-    self, Deframer, Event, LargeValues, Metadata, Payload, Reader, SqlValue, Status, TdsVersion,
-    WholePackets,
+    Event, LargeValues, Metadata, Reader, SqlValue, Status, TdsVersion, WholePackets,
 };
 use leanwire_native::tds::{BlockingRead, StreamOptions, TdsStream};
 
@@ -147,40 +146,14 @@ impl Seen {
 /// How the packets reach the reader.
 #[derive(Copy, Clone, Debug)]
 enum Feed {
-    /// Each packet's payload whole, from [`WholePackets`]: straight from
-    /// the chunk when the packet lies in it, else joined in a packet buffer.
+    /// Each packet's payload whole, from [`WholePackets`] with a buffer of
+    /// the packet size: straight from the chunk when the packet lies in it,
+    /// else joined in the buffer.
     WholePackets,
-    /// Each piece of payload straight from the [`Deframer`], so a packet
-    /// split across chunks reaches the reader in pieces.
+    /// Each piece of payload as the de-framer cuts it ([`WholePackets`]
+    /// with no buffer), so a packet split across chunks reaches the reader
+    /// in pieces.
     Pieces,
-}
-
-/// Where a decode's payloads come from: [`Deframer`] or [`WholePackets`].
-trait Packets {
-    fn next<'s, 'c: 's>(&'s mut self, input: &mut &'c [u8]) -> tds::Result<Status<Payload<'s>>>;
-    fn finish(&self) -> tds::Result<()>;
-}
-
-impl Packets for Deframer {
-    #[inline]
-    fn next<'s, 'c: 's>(&'s mut self, input: &mut &'c [u8]) -> tds::Result<Status<Payload<'s>>> {
-        Deframer::next(self, input)
-    }
-
-    fn finish(&self) -> tds::Result<()> {
-        Deframer::finish(self)
-    }
-}
-
-impl Packets for WholePackets<'_> {
-    #[inline]
-    fn next<'s, 'c: 's>(&'s mut self, input: &mut &'c [u8]) -> tds::Result<Status<Payload<'s>>> {
-        WholePackets::next(self, input)
-    }
-
-    fn finish(&self) -> tds::Result<()> {
-        WholePackets::finish(self)
-    }
 }
 
 /// A decoder's reusable parts: the metadata arena, the row buffer and the
@@ -200,74 +173,60 @@ impl Decoder {
         }
     }
 
-    /// Decodes the packets in `stream`, fed `chunk` bytes at a time,
-    /// visiting every value.
+    /// Decodes the packets in `stream`, fed `chunk` bytes at a time through
+    /// `feed`, visiting every value.
     fn decode(&mut self, stream: &[u8], chunk: usize, mode: LargeValues, feed: Feed) -> Seen {
         self.bump.reset();
-        let meta = Metadata::new(&self.bump);
-        match feed {
-            Feed::WholePackets => {
-                let packets = WholePackets::new(&mut self.packet);
-                decode(packets, meta, &mut self.buf, stream, chunk, mode)
-            }
-            Feed::Pieces => decode(Deframer::new(), meta, &mut self.buf, stream, chunk, mode),
-        }
-    }
-}
-
-/// Decodes the packets in `stream`, fed `chunk` bytes at a time through
-/// `packets`, visiting every value.
-fn decode<P: Packets>(
-    mut packets: P,
-    mut meta: Metadata<'_>,
-    buf: &mut [u8],
-    stream: &[u8],
-    chunk: usize,
-    mode: LargeValues,
-) -> Seen {
-    let mut reader = Reader::new(TdsVersion::V7_4);
-    reader.set_large_values(mode);
-    let mut seen = Seen::default();
-    // A streamed value: its length so far and first byte.
-    let mut large = (0usize, None);
-    for mut input in stream.chunks(chunk) {
-        while let Status::Complete(payload) = packets.next(&mut input).expect("packets") {
-            let mut bytes = payload.bytes;
-            loop {
-                if let Some(row) = reader.whole_row(&mut bytes, &meta, buf) {
-                    row.values().for_each(|value| seen.value(value.get()));
-                    seen.rows += 1;
-                    continue;
-                }
-                let Status::Complete(event) = reader
-                    .next(&mut bytes, &mut meta, buf)
-                    .expect("a token stream leanwire reads")
-                else {
-                    break;
-                };
-                match event {
-                    Event::Value { value, .. } => seen.value(value.get()),
-                    Event::ValueStart { .. } => large = (0, None),
-                    Event::ValueChunk { bytes, .. } => {
-                        large.0 += bytes.len();
-                        large.1 = large.1.or(bytes.first().copied());
+        let mut meta = Metadata::new(&self.bump);
+        let packet_buf = match feed {
+            Feed::WholePackets => &mut self.packet[..],
+            Feed::Pieces => &mut [],
+        };
+        let mut packets = WholePackets::new(packet_buf);
+        let mut reader = Reader::new(TdsVersion::V7_4);
+        reader.set_large_values(mode);
+        let mut seen = Seen::default();
+        // A streamed value: its length so far and first byte.
+        let mut large = (0usize, None);
+        for mut input in stream.chunks(chunk) {
+            while let Status::Complete(payload) = packets.next(&mut input).expect("packets") {
+                let mut bytes = payload.bytes;
+                loop {
+                    if let Some(row) = reader.whole_row(&mut bytes, &meta, &mut self.buf) {
+                        row.values().for_each(|value| seen.value(value.get()));
+                        seen.rows += 1;
+                        continue;
                     }
-                    Event::ValueEnd { .. } => seen.octets(large.0, large.1),
-                    Event::RowEnd => seen.rows += 1,
-                    _ => {}
+                    let Status::Complete(event) = reader
+                        .next(&mut bytes, &mut meta, &mut self.buf)
+                        .expect("a token stream leanwire reads")
+                    else {
+                        break;
+                    };
+                    match event {
+                        Event::Value { value, .. } => seen.value(value.get()),
+                        Event::ValueStart { .. } => large = (0, None),
+                        Event::ValueChunk { bytes, .. } => {
+                            large.0 += bytes.len();
+                            large.1 = large.1.or(bytes.first().copied());
+                        }
+                        Event::ValueEnd { .. } => seen.octets(large.0, large.1),
+                        Event::RowEnd => seen.rows += 1,
+                        _ => {}
+                    }
+                }
+                if payload.message_end {
+                    reader
+                        .finish()
+                        .expect("the message ends at a token boundary");
                 }
             }
-            if payload.message_end {
-                reader
-                    .finish()
-                    .expect("the message ends at a token boundary");
-            }
         }
+        packets
+            .finish()
+            .expect("the stream ends at a packet boundary");
+        seen
     }
-    packets
-        .finish()
-        .expect("the stream ends at a packet boundary");
-    seen
 }
 
 /// Fails, before anything is timed, unless every feeding and both modes see

@@ -72,20 +72,18 @@ impl<'b> WholePackets<'b> {
             Status::Complete(piece) => piece,
             Status::Partial => return Ok(Status::Partial),
         };
-        if self.len == 0 && piece.packet_end {
+        // A packet whole in `input`, or one longer than the buffer, whose
+        // pieces pass through as they come.
+        if self.len == 0 && (piece.packet_end || piece.header.payload_len() > self.buf.len()) {
             return Ok(Status::Complete(piece));
         }
         Ok(self.gather(piece))
     }
 
     /// Adds `piece`, of a packet split across chunks, to the buffer: the
-    /// packet's whole payload once `piece` ends it. The pieces of a packet
-    /// longer than the buffer pass through as they come.
+    /// packet's whole payload once `piece` ends it.
     #[inline]
     fn gather<'s, 'c: 's>(&'s mut self, piece: Payload<'c>) -> Status<Payload<'s>> {
-        if self.len == 0 && piece.header.payload_len() > self.buf.len() {
-            return Status::Complete(piece);
-        }
         self.append(piece.bytes);
         if !piece.packet_end {
             // The packet goes on past `input`, so all of it was taken.
@@ -179,6 +177,21 @@ mod tests {
         let whole = run(&stream, stream.len(), 0).unwrap();
         assert_eq!(whole.len(), 2);
         assert_eq!(whole[1], (b"longer".to_vec(), true, true));
+    }
+
+    #[test]
+    fn with_no_buffer_the_pieces_are_the_deframers() {
+        let stream = three_packets();
+        for chunk in 1..=stream.len() {
+            let mut deframer = Deframer::new();
+            let mut want = Vec::new();
+            for mut input in stream.chunks(chunk) {
+                while let Status::Complete(p) = deframer.next(&mut input).unwrap() {
+                    want.push((p.bytes.to_vec(), p.packet_end, p.message_end));
+                }
+            }
+            assert_eq!(run(&stream, chunk, 0).unwrap(), want, "chunk {chunk}");
+        }
     }
 
     #[test]
