@@ -29,10 +29,17 @@ use super::uri;
 /// ```
 #[derive(Copy, Clone, Debug)]
 pub struct Address<'a> {
-    protocol: Folded<'a>,
+    // The protocol and the host are kept as their text and a flag each,
+    // rather than as `Folded`s, so that an address, and a path holding one,
+    // stays small enough to be moved without a call to `memcpy`.
+    protocol: &'a str,
     system: &'a str,
-    host: Option<Folded<'a>>,
+    host: Option<&'a str>,
     port: Option<u32>,
+    /// Whether the protocol reads in lowercase (see [`Folded`]).
+    protocol_folds: bool,
+    /// Whether the host reads in lowercase.
+    host_folds: bool,
     dialect: Dialect,
 }
 
@@ -51,22 +58,33 @@ impl<'a> Address<'a> {
             Dialect::DotNet => host.map(Folded::lowercase),
             Dialect::Jvm => host.map(Folded::verbatim),
         };
-        Address {
-            protocol: Folded::verbatim(protocol),
-            system,
-            host,
-            port,
-            dialect,
-        }
+        Address::of(Folded::verbatim(protocol), system, host, port, dialect)
     }
 
     /// A local address, `protocol://system`, with no host and no port.
     pub const fn local(dialect: Dialect, protocol: &'a str, system: &'a str) -> Self {
+        Address::of(Folded::verbatim(protocol), system, None, None, dialect)
+    }
+
+    /// An address of these parts, as they read.
+    const fn of(
+        protocol: Folded<'a>,
+        system: &'a str,
+        host: Option<Folded<'a>>,
+        port: Option<u32>,
+        dialect: Dialect,
+    ) -> Self {
+        let (host, host_folds) = match host {
+            Some(host) => (Some(host.raw()), host.folds()),
+            None => (None, false),
+        };
         Address {
-            protocol: Folded::verbatim(protocol),
+            protocol: protocol.raw(),
             system,
-            host: None,
-            port: None,
+            host,
+            port,
+            protocol_folds: protocol.folds(),
+            host_folds,
             dialect,
         }
     }
@@ -103,7 +121,7 @@ impl<'a> Address<'a> {
 
     /// The protocol (URI scheme), such as `akka.tcp`.
     pub const fn protocol(&self) -> Folded<'a> {
-        self.protocol
+        Folded::folding_if(self.protocol, self.protocol_folds)
     }
 
     /// The actor system's name.
@@ -113,7 +131,10 @@ impl<'a> Address<'a> {
 
     /// The host, for a remote address. Bracketed IPv6 literals keep their brackets.
     pub const fn host(&self) -> Option<Folded<'a>> {
-        self.host
+        match self.host {
+            Some(host) => Some(Folded::folding_if(host, self.host_folds)),
+            None => None,
+        }
     }
 
     /// The port, for a remote address.
@@ -128,7 +149,7 @@ impl<'a> Address<'a> {
 
     /// Whether this is a local address: one with no host, or an empty one.
     pub fn has_local_scope(&self) -> bool {
-        self.host.is_none_or(|h| h.is_empty())
+        self.host().is_none_or(|h| h.is_empty())
     }
 
     /// The host and port as printed. Akka.NET skips a blank host, and a port
@@ -136,10 +157,12 @@ impl<'a> Address<'a> {
     fn printed_host_port(&self) -> (Option<Folded<'a>>, Option<u32>) {
         match self.dialect {
             Dialect::DotNet => {
-                let host = self.host.filter(|h| !h.raw().bytes().all(is_dotnet_space));
+                let host = self
+                    .host()
+                    .filter(|h| !h.raw().bytes().all(is_dotnet_space));
                 (host, self.port.filter(|_| host.is_some()))
             }
-            Dialect::Jvm => (self.host, self.port),
+            Dialect::Jvm => (self.host(), self.port),
         }
     }
 
@@ -148,24 +171,24 @@ impl<'a> Address<'a> {
     /// and a port; the JVM when it has a host.
     pub fn is_fully_qualified(&self) -> bool {
         match self.dialect {
-            Dialect::DotNet => self.host.is_some() && self.port.is_some(),
-            Dialect::Jvm => self.host.is_some(),
+            Dialect::DotNet => self.host().is_some() && self.port.is_some(),
+            Dialect::Jvm => self.host().is_some(),
         }
     }
 
     /// Akka Cluster's member ordering: by host, then by port (absent as 0).
     pub fn cmp_host_port(&self, other: &Address<'_>) -> Ordering {
         let empty = Folded::verbatim("");
-        self.host
+        self.host()
             .unwrap_or(empty)
-            .cmp(&other.host.unwrap_or(empty))
+            .cmp(&other.host().unwrap_or(empty))
             .then(self.port.unwrap_or(0).cmp(&other.port.unwrap_or(0)))
     }
 
     /// Akka JVM's `hasInvalidHostCharacters`: an `_` with no `.` after it
     /// (`_[^.]*$`), which `java.net.URI` would refuse as a host name.
     pub fn has_invalid_host_characters(&self) -> bool {
-        self.host.is_some_and(|h| {
+        self.host().is_some_and(|h| {
             let raw = h.raw();
             let tail = raw.rfind('.').map_or(raw, |dot| &raw[dot..]);
             tail.contains('_')
@@ -178,7 +201,7 @@ impl<'a> Address<'a> {
         if !self.has_invalid_host_characters() {
             return Ok(());
         }
-        let raw = self.host.map_or("", |h| h.raw());
+        let raw = self.host().map_or("", |h| h.raw());
         let from = raw.rfind('.').unwrap_or(0);
         let at = raw[from..].find('_').map_or(from, |i| from + i);
         Err(Error::new(ErrorKind::InvalidHost, at))
@@ -199,7 +222,7 @@ impl<'a> Address<'a> {
         let port = port
             .into_iter()
             .flat_map(|p| core::iter::once(':').chain(Decimal::new(p.into()).chars()));
-        self.protocol
+        self.protocol()
             .chars()
             .chain("://".chars())
             .chain(self.system.chars())
@@ -236,7 +259,7 @@ impl fmt::Display for HostPort<'_, '_> {
 
 impl fmt::Display for Address<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.protocol, f)?;
+        fmt::Display::fmt(&self.protocol(), f)?;
         f.write_str("://")?;
         fmt::Display::fmt(&self.host_port(), f)
     }
@@ -246,8 +269,8 @@ impl PartialEq for Address<'_> {
     fn eq(&self, other: &Self) -> bool {
         self.port == other.port
             && self.system == other.system
-            && self.host == other.host
-            && self.protocol == other.protocol
+            && self.host() == other.host()
+            && self.protocol() == other.protocol()
     }
 }
 
@@ -255,9 +278,9 @@ impl Eq for Address<'_> {}
 
 impl Hash for Address<'_> {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        self.protocol.hash(state);
+        self.protocol().hash(state);
         self.system.hash(state);
-        self.host.hash(state);
+        self.host().hash(state);
         self.port.hash(state);
     }
 }
@@ -273,11 +296,11 @@ impl PartialOrd for Address<'_> {
 /// are not [`Eq`] (an absent host against an empty one) put the absent one first.
 impl Ord for Address<'_> {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.protocol
-            .cmp(&other.protocol)
+        self.protocol()
+            .cmp(&other.protocol())
             .then_with(|| cmp_utf16(self.system, other.system))
             .then_with(|| self.cmp_host_port(other))
-            .then_with(|| self.host.is_some().cmp(&other.host.is_some()))
+            .then_with(|| self.host().is_some().cmp(&other.host().is_some()))
             .then_with(|| self.port.is_some().cmp(&other.port.is_some()))
     }
 }
@@ -314,13 +337,7 @@ fn split_dotnet(input: &str) -> Result<(Address<'_>, &str), Error> {
     let protocol = Folded::folding_if(protocol, protocol_folds);
 
     let Some(at) = marks.at else {
-        let address = Address {
-            protocol,
-            system: authority,
-            host: None,
-            port: None,
-            dialect: Dialect::DotNet,
-        };
+        let address = Address::of(protocol, authority, None, None, Dialect::DotNet);
         return Ok((address, rest));
     };
     let system = &authority[..at];
@@ -337,13 +354,13 @@ fn split_dotnet(input: &str) -> Result<(Address<'_>, &str), Error> {
     let port =
         parse_dotnet_port(authority.split_at(port_colon + 1).1).map_err(|e| e.shifted(port_at))?;
     Ok((
-        Address {
+        Address::of(
             protocol,
             system,
-            host: Some(Folded::folding_if(host, marks.server_folds)),
-            port: Some(port),
-            dialect: Dialect::DotNet,
-        },
+            Some(Folded::folding_if(host, marks.server_folds)),
+            Some(port),
+            Dialect::DotNet,
+        ),
         rest,
     ))
 }
@@ -503,13 +520,7 @@ fn split_jvm(input: &str) -> Result<(Address<'_>, &str), Error> {
                     authority_at + system.len(),
                 ));
             }
-            Address {
-                protocol,
-                system,
-                host: None,
-                port: None,
-                dialect: Dialect::Jvm,
-            }
+            Address::of(protocol, system, None, None, Dialect::Jvm)
         }
         Some(at) => {
             let system = &authority[..at];
@@ -519,13 +530,7 @@ fn split_jvm(input: &str) -> Result<(Address<'_>, &str), Error> {
                 split_server(&authority[at + 1..]).map_err(|e| e.shifted(server_at))?;
             let port = port.ok_or(Error::new(ErrorKind::MissingPort, authority_end))?;
             let host = Some(Folded::verbatim(host));
-            Address {
-                protocol,
-                system,
-                host,
-                port: Some(port),
-                dialect: Dialect::Jvm,
-            }
+            Address::of(protocol, system, host, Some(port), Dialect::Jvm)
         }
     };
     Ok((address, rest))

@@ -53,6 +53,11 @@ impl<'a> Folded<'a> {
         self.raw
     }
 
+    /// Whether the text is read in lowercase: false when it reads as it is.
+    pub(crate) const fn folds(&self) -> bool {
+        self.lower
+    }
+
     /// The text as it reads, when that is the original text unchanged.
     pub fn as_str(&self) -> Option<&'a str> {
         if !self.lower {

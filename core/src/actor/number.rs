@@ -1,5 +1,7 @@
 //! Decimal integers as Akka's two runtimes read them.
 
+use super::scan::TOPS;
+
 /// Why a number did not parse, with the offset of the defect in the text.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub(crate) enum NumberError {
@@ -65,7 +67,6 @@ pub(crate) fn parse_i32(bytes: &[u8], plus: bool) -> Result<i32, NumberError> {
 #[inline]
 fn four_to_ten_digits(digits: &[u8]) -> Option<u64> {
     const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
-    const HIGH_NIBBLES: u64 = 0xF0F0_F0F0_F0F0_F0F0;
     let n = digits.len();
     let (head, raw) = match n {
         8..=10 => {
@@ -83,10 +84,12 @@ fn four_to_ten_digits(digits: &[u8]) -> Option<u64> {
         }
         _ => return None,
     };
-    // Every byte is 0x30..=0x39: its high nibble is 3, and still is after
-    // adding 6 (which would carry a byte of 0x3A..=0x3F into 4).
-    let digit_bytes = raw & HIGH_NIBBLES == ZEROS
-        && raw.wrapping_add(0x0606_0606_0606_0606) & HIGH_NIBBLES == ZEROS;
+    // A byte is a digit when taking `0` from it leaves 0..=9 and adding
+    // 0x46 leaves at most 0x7f: both keep its top bit clear, and neither
+    // borrows from or carries into the next byte. The lowest byte that is not
+    // a digit sets its own top bit in one of them.
+    let digit_bytes =
+        (raw.wrapping_sub(ZEROS) | raw.wrapping_add(0x4646_4646_4646_4646)) & TOPS == 0;
     if !digit_bytes {
         return None;
     }
@@ -223,6 +226,26 @@ mod tests {
                         let std = text.parse::<i32>().ok().filter(|_| !text.starts_with('+'));
                         assert_eq!(parse_i32(text.as_bytes(), false).ok(), std, "{text}");
                     }
+                    text[place] = saved;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn words_of_digits_are_read_only_when_every_byte_is_a_digit() {
+        let mut text = *b"2147483647";
+        for len in 4..=10 {
+            for place in 0..len {
+                for byte in 0..=u8::MAX {
+                    let saved = text[place];
+                    text[place] = byte;
+                    let digits = &text[..len];
+                    let want = digits
+                        .iter()
+                        .all(u8::is_ascii_digit)
+                        .then(|| digits.iter().fold(0, |n, d| n * 10 + u64::from(d - b'0')));
+                    assert_eq!(four_to_ten_digits(digits), want, "{digits:x?}");
                     text[place] = saved;
                 }
             }

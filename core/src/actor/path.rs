@@ -7,7 +7,7 @@ use super::dialect::Dialect;
 use super::element::parse_uid;
 use super::error::Error;
 use super::node::PathNode;
-use super::scan::{find, rfind};
+use super::scan::rfind_then_find;
 use super::uri;
 use super::view::PathView;
 
@@ -89,11 +89,10 @@ impl<'a> ActorPath<'a> {
         path: &'a str,
         source: &'a str,
     ) -> Result<Self, Error> {
-        let last_slash = rfind(path, b'/');
+        let (last_slash, hash) = rfind_then_find(path, b'/', b'#');
         let last_at = last_slash.map_or(0, |i| i + 1);
         let parents = &path[..last_slash.unwrap_or(0)];
-        let last = &path[last_at..];
-        if last.is_empty() {
+        if last_at == path.len() {
             return Ok(ActorPath {
                 address,
                 parents,
@@ -102,12 +101,12 @@ impl<'a> ActorPath<'a> {
                 source,
             });
         }
-        let (leaf, uid) = match find(last, b'#') {
-            None => (last, None),
+        let (leaf, uid) = match hash {
+            None => (&path[last_at..], None),
             Some(hash) => {
-                let uid_at = last_at + hash + 1;
+                let uid_at = hash + 1;
                 (
-                    &last[..hash],
+                    &path[last_at..hash],
                     parse_uid(&path.as_bytes()[uid_at..], Dialect::DotNet)
                         .map_err(|e| e.shifted(uid_at))?,
                 )

@@ -97,15 +97,53 @@ const ONES: u64 = u64::from_le_bytes([0x01; 8]);
 /// 0x80 in every byte of a word.
 pub(crate) const TOPS: u64 = u64::from_le_bytes([0x80; 8]);
 
-/// The offset of the last `needle` in `hay`.
+/// The offset of the last `needle` in `hay`, and of the first `mark` after
+/// it (or in the whole of `hay`, if there is no `needle`).
+///
+/// The words are taken from the end, so a search stops at the last
+/// `needle` however long the text before it.
 #[inline]
-pub(crate) fn rfind(hay: &str, needle: u8) -> Option<usize> {
+pub(crate) fn rfind_then_find(hay: &str, needle: u8, mark: u8) -> (Option<usize>, Option<usize>) {
     let bytes = hay.as_bytes();
-    if bytes.len() < SHORT {
-        bytes.iter().rposition(|&b| b == needle)
-    } else {
-        memchr::memrchr(needle, bytes)
+    let (head, words) = bytes.as_rchunks::<8>();
+    let mut first_mark = None;
+    for (i, word) in words.iter().enumerate().rev() {
+        let word = u64::from_le_bytes(*word);
+        let word_at = head.len() + i * 8;
+        let needles = exact_match_bits(word, needle);
+        let mut marks = exact_match_bits(word, mark);
+        if needles != 0 {
+            // The last needle's top bit, and the bits of the bytes above it.
+            let top = 63 - needles.leading_zeros();
+            marks &= u64::MAX << top << 1;
+            if marks != 0 {
+                first_mark = Some(word_at + marks.trailing_zeros() as usize / 8);
+            }
+            return (Some(word_at + top as usize / 8), first_mark);
+        }
+        if marks != 0 {
+            first_mark = Some(word_at + marks.trailing_zeros() as usize / 8);
+        }
     }
+    for (at, &b) in head.iter().enumerate().rev() {
+        if b == needle {
+            return (Some(at), first_mark);
+        }
+        if b == mark {
+            first_mark = Some(at);
+        }
+    }
+    (None, first_mark)
+}
+
+/// The top bit of each byte of `word` equal to `needle`, and of no other.
+///
+/// Each byte's low seven bits plus 0x7f reach its top bit unless they are
+/// all zero, and never carry into the next byte.
+#[inline]
+fn exact_match_bits(word: u64, needle: u8) -> u64 {
+    let x = word ^ (ONES * u64::from(needle));
+    !((x & !TOPS).wrapping_add(!TOPS) | x) & TOPS
 }
 
 #[cfg(test)]
@@ -190,7 +228,41 @@ mod tests {
         for hay in substrings("ab#é/c@d#\u{80}:e]fgh#ijklmnopqrs#tuvwxyz") {
             for needle in [b'#', b'/', b'@', b':', b']', b'z'] {
                 assert_eq!(find(hay, needle), hay.bytes().position(|b| b == needle));
-                assert_eq!(rfind(hay, needle), hay.bytes().rposition(|b| b == needle));
+            }
+        }
+    }
+
+    #[test]
+    fn rfind_then_find_agrees_with_two_plain_searches() {
+        for hay in substrings("a/b#c//d#é#/fgh/\u{80}j#k#lmnop/q#rstu#v/wxyz#/ü") {
+            for (needle, mark) in [(b'/', b'#'), (b'#', b'/'), (b'z', b'#'), (b'/', b'!')] {
+                let last = hay.bytes().rposition(|b| b == needle);
+                let after = last.map_or(0, |at| at + 1);
+                let mark_at = hay.as_bytes()[after..]
+                    .iter()
+                    .position(|&b| b == mark)
+                    .map(|at| after + at);
+                assert_eq!(
+                    rfind_then_find(hay, needle, mark),
+                    (last, mark_at),
+                    "{hay:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn exact_match_bits_marks_only_the_needle() {
+        for needle in [0x00, 0x23, 0x2f, 0x7f, 0x80, 0xff] {
+            for b in 0..=255u8 {
+                for at in 0..8 {
+                    let mut word = [needle ^ 0x01, needle, 0x00, 0x80, 0xff, needle, 0x7f, b];
+                    word[at] = b;
+                    let want = word.iter().enumerate().fold(0, |bits, (i, &byte)| {
+                        bits | u64::from(byte == needle) << (8 * i + 7)
+                    });
+                    assert_eq!(exact_match_bits(u64::from_le_bytes(word), needle), want);
+                }
             }
         }
     }
