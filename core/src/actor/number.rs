@@ -18,6 +18,10 @@ pub(crate) enum NumberError {
 #[cfg_attr(not(target_family = "wasm"), inline(always))]
 #[cfg_attr(target_family = "wasm", inline)]
 pub(crate) fn parse_i32(bytes: &[u8], plus: bool) -> Result<i32, NumberError> {
+    // Most numbers are unsigned and 4 to 10 digits long: no sign to read.
+    if let Some(magnitude) = four_to_ten_digits(bytes) {
+        return i32::try_from(magnitude).map_err(|_| NumberError::Overflow);
+    }
     let (negative, digits_at) = match bytes.first() {
         Some(b'-') => (true, 1),
         Some(b'+') if plus => (false, 1),
@@ -30,7 +34,9 @@ pub(crate) fn parse_i32(bytes: &[u8], plus: bool) -> Result<i32, NumberError> {
     // |i32::MIN| = 2^31 bounds the magnitude; checking it after every digit
     // keeps the u64 far from overflowing however long the text is.
     const LIMIT: u64 = 1 << 31;
-    if let Some(magnitude) = four_to_ten_digits(digits) {
+    if digits_at == 1
+        && let Some(magnitude) = four_to_ten_digits(digits)
+    {
         let value = if negative {
             -(magnitude as i64)
         } else {
@@ -87,17 +93,16 @@ fn four_to_ten_digits(digits: &[u8]) -> Option<u64> {
     // A byte is a digit when taking `0` from it leaves 0..=9 and adding
     // 0x46 leaves at most 0x7f: both keep its top bit clear, and neither
     // borrows from or carries into the next byte. The lowest byte that is not
-    // a digit sets its own top bit in one of them.
-    let digit_bytes =
-        (raw.wrapping_sub(ZEROS) | raw.wrapping_add(0x4646_4646_4646_4646)) & TOPS == 0;
-    if !digit_bytes {
+    // a digit sets its own top bit in one of them. For digits, `v` then holds
+    // each digit's value in its byte.
+    let v = raw.wrapping_sub(ZEROS);
+    if (v | raw.wrapping_add(0x4646_4646_4646_4646)) & TOPS != 0 {
         return None;
     }
     // The first digit is the lowest byte. Each multiplication adds every
     // group, times 10, 100 or 10,000, to the less significant group after
     // it, in the upper half of a lane twice as wide, which the shift then
     // brings down.
-    let v = raw & 0x0F0F_0F0F_0F0F_0F0F;
     let v = v.wrapping_mul(10 << 8 | 1) >> 8;
     let v = (v & 0x00FF_00FF_00FF_00FF).wrapping_mul(100 << 16 | 1) >> 16;
     let low = (v & 0x0000_FFFF_0000_FFFF).wrapping_mul(10_000 << 32 | 1) >> 32;
