@@ -106,14 +106,16 @@ fn four_to_ten_digits(digits: &[u8]) -> Option<u64> {
     let v = v.wrapping_mul(10 << 8 | 1) >> 8;
     let v = (v & 0x00FF_00FF_00FF_00FF).wrapping_mul(100 << 16 | 1) >> 16;
     let low = (v & 0x0000_FFFF_0000_FFFF).wrapping_mul(10_000 << 32 | 1) >> 32;
-    let mut high = 0u64;
-    for &b in head {
+    let digit = |b: u8| {
         let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            return None;
-        }
-        high = high * 10 + u64::from(d);
-    }
+        (d <= 9).then_some(u64::from(d))
+    };
+    let high = match *head {
+        [] => return Some(low),
+        [a] => digit(a)?,
+        [a, b] => digit(a)? * 10 + digit(b)?,
+        _ => return None,
+    };
     Some(high * 100_000_000 + low)
 }
 

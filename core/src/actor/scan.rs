@@ -105,31 +105,32 @@ pub(crate) const TOPS: u64 = u64::from_le_bytes([0x80; 8]);
 #[inline]
 pub(crate) fn rfind_then_find(hay: &str, needle: u8, mark: u8) -> (Option<usize>, Option<usize>) {
     let bytes = hay.as_bytes();
-    let (head, words) = bytes.as_rchunks::<8>();
     let mut first_mark = None;
-    for (i, word) in words.iter().enumerate().rev() {
+    let mut end = bytes.len();
+    while let Some(word) = bytes[..end].last_chunk::<8>() {
         let word = u64::from_le_bytes(*word);
-        let word_at = head.len() + i * 8;
+        end -= 8;
         let needles = exact_match_bits(word, needle);
         let mut marks = exact_match_bits(word, mark);
+        if needles | marks == 0 {
+            continue;
+        }
         if needles != 0 {
             // The last needle's top bit, and the bits of the bytes above it.
             let top = 63 - needles.leading_zeros();
             marks &= u64::MAX << top << 1;
             if marks != 0 {
-                first_mark = Some(word_at + marks.trailing_zeros() as usize / 8);
+                first_mark = Some(end + marks.trailing_zeros() as usize / 8);
             }
-            return (Some(word_at + top as usize / 8), first_mark);
+            return (Some(end + top as usize / 8), first_mark);
         }
-        if marks != 0 {
-            first_mark = Some(word_at + marks.trailing_zeros() as usize / 8);
-        }
+        first_mark = Some(end + marks.trailing_zeros() as usize / 8);
     }
-    for (at, &b) in head.iter().enumerate().rev() {
-        if b == needle {
+    for at in (0..end).rev() {
+        if bytes[at] == needle {
             return (Some(at), first_mark);
         }
-        if b == mark {
+        if bytes[at] == mark {
             first_mark = Some(at);
         }
     }
