@@ -4,7 +4,7 @@
 //
 //   scripts/build-web && node web/tests/dns-packet.mjs
 
-import { readFileSync, readdirSync, existsSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { isDeepStrictEqual, inspect } from "node:util";
 import { fileURLToPath } from "node:url";
@@ -57,13 +57,6 @@ function loadVectors() {
   };
   const { messages } = JSON.parse(readFileSync(`${root}core/tests/vectors/dns/messages.json`, "utf8"));
   for (const m of messages) add(m.file, m.hex);
-  const shared = `${root}../shared/vectors/dns/`;
-  for (const dir of ["", "nsd_live/"]) {
-    if (!existsSync(shared + dir)) continue;
-    for (const file of readdirSync(shared + dir).filter((f) => f.endsWith(".hex")).sort()) {
-      add(dir + file, readFileSync(shared + dir + file, "utf8").replace(/\s+/g, ""));
-    }
-  }
   return vectors;
 }
 
@@ -170,8 +163,7 @@ function compareCodecs(what, buf) {
 
 /** Names at an offset of a buffer, read by both, plain and in mail form. */
 function compareNames() {
-  const file = `${root}../shared/vectors/dns/third_party/names.json`;
-  if (!existsSync(file)) return 0;
+  const file = `${root}core/tests/vectors/dns/third_party/names.json`;
   const names = JSON.parse(readFileSync(file, "utf8"));
   for (const entry of names) {
     const buf = Buffer.from(entry.hex, "hex");

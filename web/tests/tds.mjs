@@ -1,6 +1,6 @@
 // TdsReader against tedious's token parser, on every TDS stream the
 // repository has: the golden streams of `leanwire tds decode`, the captures
-// and tedious's own token fixtures in shared/vectors/tds. Each stream is fed
+// and tedious's own token fixtures in core/tests/vectors/tds. Each stream is fed
 // whole, one byte at a time and in random pieces; every feeding must give
 // the same tokens, and the rows must hold the values tedious gives.
 //
@@ -21,7 +21,7 @@ const DebugModule = require("tedious/lib/debug");
 const Debug = DebugModule.default ?? DebugModule;
 
 const read = (path) => readFileSync(new URL(path, root), "utf8");
-const vectors = new URL("../shared/vectors/tds/", root);
+const vectors = new URL("core/tests/vectors/tds/", root);
 let checks = 0;
 let failures = 0;
 

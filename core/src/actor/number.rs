@@ -70,7 +70,8 @@ pub(crate) fn parse_i32(bytes: &[u8], plus: bool) -> Result<i32, NumberError> {
 /// Up to the last eight digits are read at once, as one `u64`: checked for
 /// digits and then summed in pairs, fours and eights by three
 /// multiplications (the method of simdjson's `parse_eight_digits_unrolled`).
-#[inline]
+#[cfg_attr(not(target_family = "wasm"), inline(always))]
+#[cfg_attr(target_family = "wasm", inline)]
 fn four_to_ten_digits(digits: &[u8]) -> Option<u64> {
     const ZEROS: u64 = u64::from_le_bytes([b'0'; 8]);
     let n = digits.len();
