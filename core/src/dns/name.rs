@@ -368,10 +368,9 @@ impl<'a> Iterator for Labels<'a> {
             if len == 0 {
                 return None;
             }
-            let label = self
-                .message
-                .get(self.pos + 1..self.pos + 1 + usize::from(len))?;
-            self.pos += 1 + usize::from(len);
+            let start = self.pos + 1;
+            let label = self.message.get(start..)?.get(..usize::from(len))?;
+            self.pos = start + usize::from(len);
             return Some(label);
         }
     }
