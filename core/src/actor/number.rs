@@ -31,36 +31,41 @@ pub(crate) fn parse_i32(bytes: &[u8], plus: bool) -> Result<i32, NumberError> {
     if digits.is_empty() {
         return Err(NumberError::Invalid(digits_at.min(bytes.len())));
     }
-    // |i32::MIN| = 2^31 bounds the magnitude; checking it after every digit
-    // keeps the u64 far from overflowing however long the text is.
-    const LIMIT: u64 = 1 << 31;
-    if digits_at == 1
-        && let Some(magnitude) = four_to_ten_digits(digits)
-    {
-        let value = if negative {
-            -(magnitude as i64)
-        } else {
-            magnitude as i64
-        };
-        return i32::try_from(value).map_err(|_| NumberError::Overflow);
-    }
-    let mut magnitude: u64 = 0;
-    for (i, &b) in digits.iter().enumerate() {
-        let d = b.wrapping_sub(b'0');
-        if d > 9 {
-            return Err(NumberError::Invalid(digits_at + i));
-        }
-        magnitude = magnitude * 10 + u64::from(d);
-        if magnitude > LIMIT {
-            return Err(NumberError::Overflow);
-        }
-    }
+    // Without a sign, these are the bytes the word above refused.
+    let word = (digits_at == 1)
+        .then(|| four_to_ten_digits(digits))
+        .flatten();
+    let magnitude = match word {
+        Some(magnitude) => magnitude,
+        None => digit_by_digit(bytes, digits_at)?,
+    };
     let value = if negative {
         -(magnitude as i64)
     } else {
         magnitude as i64
     };
     i32::try_from(value).map_err(|_| NumberError::Overflow)
+}
+
+/// The magnitude of the digits in `bytes[from..]`, one digit at a time, up
+/// to `2^31`. An error's offset is in `bytes`.
+#[inline]
+fn digit_by_digit(bytes: &[u8], from: usize) -> Result<u64, NumberError> {
+    // |i32::MIN| = 2^31 bounds the magnitude; checking it after every digit
+    // keeps the u64 far from overflowing however long the text is.
+    const LIMIT: u64 = 1 << 31;
+    let mut magnitude: u64 = 0;
+    for (i, &b) in bytes.iter().enumerate().skip(from) {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return Err(NumberError::Invalid(i));
+        }
+        magnitude = magnitude * 10 + u64::from(d);
+        if magnitude > LIMIT {
+            return Err(NumberError::Overflow);
+        }
+    }
+    Ok(magnitude)
 }
 
 /// The value of `digits` if it is 4 to 10 ASCII digits, the length of most
@@ -221,42 +226,43 @@ mod tests {
         }
     }
 
+    /// Calls `check` on `text` with each byte in turn replaced by every value.
+    fn every_byte_in_every_place(text: &[u8], mut check: impl FnMut(&[u8])) {
+        let mut text = text.to_vec();
+        for place in 0..text.len() {
+            let saved = text[place];
+            for byte in 0..=u8::MAX {
+                text[place] = byte;
+                check(&text);
+            }
+            text[place] = saved;
+        }
+    }
+
     #[test]
     fn digits_agree_with_std_on_every_byte_in_every_place() {
-        let mut text = *b"-2147483647";
-        for len in 1..=11 {
-            for place in 0..len {
-                for byte in 0..=u8::MAX {
-                    let saved = text[place];
-                    text[place] = byte;
-                    let bytes = &text[11 - len..];
-                    if let Ok(text) = core::str::from_utf8(bytes) {
-                        let std = text.parse::<i32>().ok().filter(|_| !text.starts_with('+'));
-                        assert_eq!(parse_i32(text.as_bytes(), false).ok(), std, "{text}");
-                    }
-                    text[place] = saved;
+        let text = b"-2147483647";
+        for len in 1..=text.len() {
+            every_byte_in_every_place(&text[text.len() - len..], |bytes| {
+                if let Ok(text) = core::str::from_utf8(bytes) {
+                    let std = text.parse::<i32>().ok().filter(|_| !text.starts_with('+'));
+                    assert_eq!(parse_i32(bytes, false).ok(), std, "{text}");
                 }
-            }
+            });
         }
     }
 
     #[test]
     fn words_of_digits_are_read_only_when_every_byte_is_a_digit() {
-        let mut text = *b"2147483647";
-        for len in 4..=10 {
-            for place in 0..len {
-                for byte in 0..=u8::MAX {
-                    let saved = text[place];
-                    text[place] = byte;
-                    let digits = &text[..len];
-                    let want = digits
-                        .iter()
-                        .all(u8::is_ascii_digit)
-                        .then(|| digits.iter().fold(0, |n, d| n * 10 + u64::from(d - b'0')));
-                    assert_eq!(four_to_ten_digits(digits), want, "{digits:x?}");
-                    text[place] = saved;
-                }
-            }
+        let text = b"2147483647";
+        for len in 4..=text.len() {
+            every_byte_in_every_place(&text[..len], |digits| {
+                let want = digits
+                    .iter()
+                    .all(u8::is_ascii_digit)
+                    .then(|| digits.iter().fold(0, |n, d| n * 10 + u64::from(d - b'0')));
+                assert_eq!(four_to_ten_digits(digits), want, "{digits:x?}");
+            });
         }
     }
 

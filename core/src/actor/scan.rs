@@ -137,14 +137,11 @@ pub(crate) fn rfind_then_find(hay: &str, needle: u8, mark: u8) -> (Option<usize>
     (None, first_mark)
 }
 
-/// The top bit of each byte of `word` equal to `needle`, and of no other.
-///
-/// Each byte's low seven bits plus 0x7f reach its top bit unless they are
-/// all zero, and never carry into the next byte.
+/// The top bit of each byte of `word` equal to `needle`, and of no other:
+/// the bytes that the XOR leaves zero.
 #[inline]
 fn exact_match_bits(word: u64, needle: u8) -> u64 {
-    let x = word ^ (ONES * u64::from(needle));
-    !((x & !TOPS).wrapping_add(!TOPS) | x) & TOPS
+    range_bits(word ^ (ONES * u64::from(needle)), 0, 0)
 }
 
 #[cfg(test)]

@@ -126,7 +126,7 @@ impl<'b> WholePackets<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tds::deframe::tests::{packet, three_packets};
+    use crate::tds::deframe::tests::{bad_length, packet, three_packets};
     use crate::tds::{Error, ErrorKind};
     use std::vec::Vec;
 
@@ -196,8 +196,7 @@ mod tests {
 
     #[test]
     fn errors_and_ends_are_the_deframers() {
-        let mut stream = packet(1, b"ok");
-        stream.extend([0x04, 0x01, 0x00, 0x07, 0, 0, 0, 0]);
+        let stream = bad_length();
         for chunk in [1, 3, stream.len()] {
             assert_eq!(
                 run(&stream, chunk, 64).unwrap_err(),
