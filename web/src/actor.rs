@@ -46,12 +46,16 @@ fn dialect(code: u32) -> Dialect {
 ///
 /// A number is two words, `[present, value]`; the uid's value is its
 /// two's-complement bits.
+///
+/// `units` is the string's length in UTF-16 code units (its JavaScript
+/// `length`): where it equals `len` the string is ASCII, and its offsets
+/// need no counting.
 #[wasm_bindgen(js_name = actorParse)]
-pub fn actor_parse(len: u32, dialect_code: u32) -> i32 {
+pub fn actor_parse(len: u32, units: u32, dialect_code: u32) -> i32 {
     with_text_input(len, |input, out| {
         match ActorPath::parse(input, dialect(dialect_code)) {
             Ok(path) => {
-                let strings = Strings::new(input);
+                let strings = Strings::new(input, units);
                 let address = path.address();
                 let [protocol, host] = [Some(address.protocol()), address.host()]
                     .map(|text| strings.folded(out, text));
@@ -104,13 +108,14 @@ pub fn actor_format(len: u32, dialect_code: u32, with_uid: u32) -> i32 {
 }
 
 /// Splits `name#uid` in the input buffer: the tape is the name's
-/// `[start, end)` in the input, then the uid as a number (see [`actor_parse`]).
+/// `[start, end)` in the input, then the uid as a number (see [`actor_parse`],
+/// also for `units`).
 #[wasm_bindgen(js_name = actorSplitNameAndUid)]
-pub fn actor_split_name_and_uid(len: u32, dialect_code: u32) -> i32 {
+pub fn actor_split_name_and_uid(len: u32, units: u32, dialect_code: u32) -> i32 {
     with_text_input(len, |input, out| {
         match split_name_and_uid(input, dialect(dialect_code)) {
             Ok((name, uid)) => {
-                let (start, end) = Strings::new(input).range(name);
+                let (start, end) = Strings::new(input, units).range(name);
                 out.push(start);
                 out.push(end);
                 push_number(out, uid.map(|uid| uid as u32));
@@ -166,14 +171,17 @@ struct Strings<'a> {
 }
 
 impl<'a> Strings<'a> {
-    fn new(input: &'a str) -> Self {
+    /// The strings of `input`, which is `units` UTF-16 code units long: as
+    /// many as its bytes only when every one is ASCII.
+    fn new(input: &'a str, units: u32) -> Self {
         Strings {
             input,
-            ascii: input.is_ascii(),
+            ascii: input.len() == units as usize,
         }
     }
 
     /// Where `part`, a slice of the input, lies in it.
+    #[inline]
     fn range(&self, part: &str) -> (u32, u32) {
         let start = part.as_ptr().addr() - self.input.as_ptr().addr();
         let end = start + part.len();
@@ -202,7 +210,7 @@ impl<'a> Strings<'a> {
         let raw = text.raw();
         let kind = match text.as_str() {
             Some(_) => IN_INPUT,
-            None if raw.is_ascii() => IN_INPUT_LOWERCASE,
+            None if self.ascii || raw.is_ascii() => IN_INPUT_LOWERCASE,
             None => IN_TEXT,
         };
         if kind != IN_TEXT && self.contains(raw) {

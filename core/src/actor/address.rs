@@ -6,7 +6,7 @@ use super::dialect::Dialect;
 use super::error::{Error, ErrorKind};
 use super::folded::{Folded, cmp_utf16, utf16_units};
 use super::number::{Decimal, NumberError, is_dotnet_space, parse_i32};
-use super::scan::{TOPS, find, find_noting_folds, match_bits, range_bits};
+use super::scan::{TOPS, find, find_noting_folds, fold_bits, match_bits, range_bits};
 use super::uri;
 
 /// The address part of an actor path: `protocol://system[@host:port]`.
@@ -403,6 +403,7 @@ impl AuthorityMarks {
         // over whole, and only the flagged bytes of the others are looked at.
         // `@` to `]` holds `@`, the capitals and the brackets (and `\`,
         // which is looked at for nothing).
+        // Once one byte after the `@` might fold, the others need not be looked at.
         let (words, tail) = authority.as_chunks::<8>();
         for (w, word) in words.iter().enumerate() {
             let word = u64::from_le_bytes(*word);
@@ -410,6 +411,9 @@ impl AuthorityMarks {
                 | word & TOPS
                 | match_bits(word, b'/')
                 | match_bits(word, b':');
+            if marks.server_folds {
+                flagged &= !fold_bits(word);
+            }
             while flagged != 0 {
                 let i = w * 8 + flagged.trailing_zeros() as usize / 8;
                 if !marks.note(i, authority[i], &mut open) {

@@ -57,7 +57,7 @@ pub(crate) fn find_noting_folds(hay: &str, needle: u8) -> (Option<usize>, bool) 
 /// The top bit of each byte of `word` that lowercasing might change: an
 /// ASCII capital or a non-ASCII byte.
 #[inline]
-fn fold_bits(word: u64) -> u64 {
+pub(crate) fn fold_bits(word: u64) -> u64 {
     range_bits(word, b'A', b'Z') | word & TOPS
 }
 

@@ -63,7 +63,7 @@ function format(input, dialect, withUid) {
 export function parseActorPath(path, dialect) {
   const code = dialectCode(dialect);
   const len = putString(path);
-  if (wasm.actorParse(len, code) < 0) fail();
+  if (wasm.actorParse(len, path.length, code) < 0) fail();
   let at = tapeAt();
   // Only the protocol and the host can need text of their own: decode it once, if at all.
   const area = u32[at] === IN_TEXT || u32[at + 6] === IN_TEXT ? text() : "";
@@ -85,7 +85,7 @@ export function parseActorPath(path, dialect) {
 export function splitNameAndUid(name, dialect) {
   const code = dialectCode(dialect);
   const len = putString(name);
-  if (wasm.actorSplitNameAndUid(len, code) < 0) fail();
+  if (wasm.actorSplitNameAndUid(len, name.length, code) < 0) fail();
   const at = tapeAt();
   return { name: name.substring(u32[at], u32[at + 1]), uid: u32[at + 2] === 1 ? u32[at + 3] | 0 : null };
 }

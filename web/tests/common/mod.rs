@@ -46,6 +46,11 @@ fn akka_conformance_vectors_agree_with_native() {
     assert_eq!(report.table(), EXPECTED_COUNTS);
 }
 
+/// The length of `text` in UTF-16 code units, its JavaScript `length`.
+fn units(text: &str) -> u32 {
+    text.encode_utf16().count() as u32
+}
+
 /// A string of an actor tape: `[kind, start, end)` in UTF-16 units of the
 /// input or of the text area, as `src/actor.js` reads it.
 fn tape_string(input: &str, text: &str, word: &[u32]) -> Option<String> {
@@ -87,7 +92,7 @@ fn actor_tapes_hold_what_the_cli_prints() {
         let input = want["input"].as_str().unwrap();
         let code = u32::from(dialect == "jvm");
         let len = shared::put_input(input.as_bytes());
-        if actor_parse(len, code) == shared::FAILED {
+        if actor_parse(len, units(input), code) == shared::FAILED {
             let (_, message, _) = failure();
             assert_eq!(
                 message,
@@ -154,11 +159,11 @@ fn a_call_through_the_tape_allocates_nothing_once_warm() {
     use leanwire_web::{alloc_stats, reset_alloc_stats};
     let len = shared::put_input(SEED.as_bytes());
     // The first call grows the tape and text area to their working size.
-    assert!(actor_parse(len, 0) > 0);
+    assert!(actor_parse(len, len, 0) > 0);
     reset_alloc_stats();
     for _ in 0..100 {
-        assert!(actor_parse(len, 0) > 0);
-        assert!(actor_split_name_and_uid(len, 0) > 0);
+        assert!(actor_parse(len, len, 0) > 0);
+        assert!(actor_split_name_and_uid(len, len, 0) > 0);
     }
     assert_eq!(alloc_stats().allocations, 0);
 }
@@ -166,14 +171,18 @@ fn a_call_through_the_tape_allocates_nothing_once_warm() {
 #[wasm_bindgen_test]
 fn split_name_and_uid_reports_bad_uids() {
     let input = "foo#11241311";
-    assert!(actor_split_name_and_uid(shared::put_input(input.as_bytes()), 0) >= 0);
+    assert!(actor_split_name_and_uid(shared::put_input(input.as_bytes()), units(input), 0) >= 0);
     let (tape, _) = output();
     assert_eq!(&input[tape[0] as usize..tape[1] as usize], "foo");
     assert_eq!(tape_number(&tape[2..]), Some(11241311));
-    assert!(actor_split_name_and_uid(shared::put_input(b"foo"), 1) >= 0);
+    assert!(actor_split_name_and_uid(shared::put_input(b"foo"), 3, 1) >= 0);
     assert_eq!(tape_number(&output().0[2..]), None);
+    // Offsets count UTF-16 code units: "f\u{e9}\u{1f600}" is 1 + 1 + 2 of them.
+    let input = "f\u{e9}\u{1f600}#7";
+    assert!(actor_split_name_and_uid(shared::put_input(input.as_bytes()), units(input), 0) >= 0);
+    assert_eq!(output().0[..2], [0, 4]);
     let len = shared::put_input(b"foo#x");
-    assert_eq!(actor_split_name_and_uid(len, 0), shared::FAILED);
+    assert_eq!(actor_split_name_and_uid(len, 5, 0), shared::FAILED);
     assert_eq!(
         failure(),
         (

@@ -45,6 +45,7 @@ export function checkLeanwire(leanwire) {
   throws(() => leanwire.parseActorPath("akka://a", "scala"), LeanwireError, "UnknownDialect", 0, "bad dialect");
   pass();
   equal(leanwire.splitNameAndUid("foo#11241311"), { name: "foo", uid: 11241311 }, "name#uid");
+  equal(leanwire.splitNameAndUid("fé\u{1f600}#7"), { name: "fé\u{1f600}", uid: 7 }, "a non-ASCII name#uid");
   throws(() => leanwire.splitNameAndUid("foo#bar"), LeanwireError, "InvalidUid", 4, "bad uid");
   equal([leanwire.isValidPathElement("a(b)"), leanwire.isValidPathElement("a(b)", "jvm")], [true, false], "elements");
   throws(() => leanwire.checkActorName("$system"), LeanwireError, "LeadingDollar", 0, "actor name");
