@@ -181,17 +181,23 @@ impl<'a> Strings<'a> {
     }
 
     /// Where `part`, a slice of the input, lies in it.
-    #[inline]
+    #[inline(always)]
     fn range(&self, part: &str) -> (u32, u32) {
         let start = part.as_ptr().addr() - self.input.as_ptr().addr();
-        let end = start + part.len();
         if self.ascii {
-            (start as u32, end as u32)
+            (start as u32, (start + part.len()) as u32)
         } else {
-            let units = |bytes: &str| bytes.encode_utf16().count() as u32;
-            let start_units = units(&self.input[..start]);
-            (start_units, start_units + units(part))
+            self.count_units(start, part)
         }
+    }
+
+    /// [`range`](Self::range) of `part`, at byte `start`, in an input that
+    /// is not ASCII: its code units counted.
+    #[inline(never)]
+    fn count_units(&self, start: usize, part: &str) -> (u32, u32) {
+        let units = |bytes: &str| bytes.encode_utf16().count() as u32;
+        let start_units = units(&self.input[..start]);
+        (start_units, start_units + units(part))
     }
 
     /// Whether `part` is a slice of the input (the parser's views always are).

@@ -13,10 +13,10 @@ function dialectCode(dialect) {
 const IN_TEXT = 2;
 
 /** A string of the tape at `at`: `[kind, start, end)`, in `input` or in the decoded `area`. */
-function string(input, area, at) {
-  const start = u32[at + 1];
-  const end = u32[at + 2];
-  switch (u32[at]) {
+function string(tape, input, area, at) {
+  const start = tape[at + 1];
+  const end = tape[at + 2];
+  switch (tape[at]) {
     case 0: return input.substring(start, end);
     case 1: return input.substring(start, end).toLowerCase();
     case IN_TEXT: return area.substring(start, end);
@@ -65,19 +65,21 @@ export function parseActorPath(path, dialect) {
   const len = putString(path);
   if (wasm.actorParse(len, path.length, code) < 0) fail();
   let at = tapeAt();
+  // The memory's words, once tapeAt() has remade the views if the call grew it.
+  const tape = u32;
   // Only the protocol and the host can need text of their own: decode it once, if at all.
-  const area = u32[at] === IN_TEXT || u32[at + 6] === IN_TEXT ? text() : "";
+  const area = tape[at] === IN_TEXT || tape[at + 6] === IN_TEXT ? text() : "";
   const address = {
-    protocol: string(path, area, at),
-    system: string(path, area, at + 3),
-    host: string(path, area, at + 6),
-    port: u32[at + 9] === 1 ? u32[at + 10] : null,
+    protocol: string(tape, path, area, at),
+    system: path.substring(tape[at + 4], tape[at + 5]), // always kind 0, in the input
+    host: string(tape, path, area, at + 6),
+    port: tape[at + 9] === 1 ? tape[at + 10] : null,
   };
-  const uid = u32[at + 11] === 1 ? u32[at + 12] | 0 : null;
-  const count = u32[at + 13];
+  const uid = tape[at + 11] === 1 ? tape[at + 12] | 0 : null;
+  const count = tape[at + 13];
   const elements = new Array(count);
   at += 14;
-  for (let i = 0; i < count; i++, at += 2) elements[i] = path.substring(u32[at], u32[at + 1]);
+  for (let i = 0; i < count; i++, at += 2) elements[i] = path.substring(tape[at], tape[at + 1]);
   return new ActorPath(path, code === 1 ? "jvm" : "dotnet", address, elements, uid);
 }
 
