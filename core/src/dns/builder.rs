@@ -68,7 +68,10 @@ impl<'a> Writer<'a> {
 
     /// How many bytes are written.
     pub fn len(&self) -> usize {
-        self.written().len()
+        match &self.out {
+            Out::Slice { len, .. } => *len,
+            Out::Arena(vec) => vec.len(),
+        }
     }
 
     /// Whether nothing is written yet.
@@ -79,8 +82,9 @@ impl<'a> Writer<'a> {
     /// Appends `n` bytes for the caller to fill in, or fails with
     /// [`ErrorKind::Truncated`] if they do not fit.
     ///
-    /// This and [`put`](Self::put) are inlined natively, where building a
-    /// query is a hot path; the npm package keeps one copy of each, for size.
+    /// This, [`put`](Self::put) and the `put_u*` are inlined natively, where
+    /// building a query is a hot path; the npm package keeps one copy of
+    /// each, for size.
     #[cfg_attr(not(target_family = "wasm"), inline)]
     fn extend(&mut self, n: usize) -> Result<&mut [u8]> {
         match &mut self.out {
@@ -108,16 +112,19 @@ impl<'a> Writer<'a> {
     }
 
     /// Appends one octet.
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     pub fn put_u8(&mut self, value: u8) -> Result<()> {
         self.put(&[value])
     }
 
     /// Appends a big-endian `u16`.
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     pub fn put_u16(&mut self, value: u16) -> Result<()> {
         self.put(&value.to_be_bytes())
     }
 
     /// Appends a big-endian `u32`.
+    #[cfg_attr(not(target_family = "wasm"), inline)]
     pub fn put_u32(&mut self, value: u32) -> Result<()> {
         self.put(&value.to_be_bytes())
     }
@@ -416,6 +423,7 @@ impl<'a> MessageBuilder<'a> {
     }
 
     /// Writes the header and returns the message.
+    #[inline]
     pub fn finish(mut self) -> Result<&'a [u8]> {
         let [qdcount, ancount, nscount, arcount] = self.counts;
         let header = Header {
