@@ -402,8 +402,8 @@ impl AuthorityMarks {
         // Most bytes are none of these: a word of eight with none is passed
         // over whole, and only the flagged bytes of the others are looked at.
         // `@` to `]` holds `@`, the capitals and the brackets (and `\`,
-        // which is looked at for nothing).
-        // Once one byte after the `@` might fold, the others need not be looked at.
+        // which is looked at for nothing). Once one byte after the `@` is
+        // known to fold, the capitals and non-ASCII bytes are not flagged.
         let (words, tail) = authority.as_chunks::<8>();
         for (w, word) in words.iter().enumerate() {
             let word = u64::from_le_bytes(*word);
