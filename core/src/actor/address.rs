@@ -149,7 +149,7 @@ impl<'a> Address<'a> {
 
     /// Whether this is a local address: one with no host, or an empty one.
     pub fn has_local_scope(&self) -> bool {
-        self.host().is_none_or(|h| h.is_empty())
+        self.host.is_none_or(str::is_empty)
     }
 
     /// The host and port as printed. Akka.NET skips a blank host, and a port
@@ -171,8 +171,8 @@ impl<'a> Address<'a> {
     /// and a port; the JVM when it has a host.
     pub fn is_fully_qualified(&self) -> bool {
         match self.dialect {
-            Dialect::DotNet => self.host().is_some() && self.port.is_some(),
-            Dialect::Jvm => self.host().is_some(),
+            Dialect::DotNet => self.host.is_some() && self.port.is_some(),
+            Dialect::Jvm => self.host.is_some(),
         }
     }
 
@@ -188,8 +188,7 @@ impl<'a> Address<'a> {
     /// Akka JVM's `hasInvalidHostCharacters`: an `_` with no `.` after it
     /// (`_[^.]*$`), which `java.net.URI` would refuse as a host name.
     pub fn has_invalid_host_characters(&self) -> bool {
-        self.host().is_some_and(|h| {
-            let raw = h.raw();
+        self.host.is_some_and(|raw| {
             let tail = raw.rfind('.').map_or(raw, |dot| &raw[dot..]);
             tail.contains('_')
         })
@@ -201,7 +200,7 @@ impl<'a> Address<'a> {
         if !self.has_invalid_host_characters() {
             return Ok(());
         }
-        let raw = self.host().map_or("", |h| h.raw());
+        let raw = self.host.unwrap_or("");
         let from = raw.rfind('.').unwrap_or(0);
         let at = raw[from..].find('_').map_or(from, |i| from + i);
         Err(Error::new(ErrorKind::InvalidHost, at))
@@ -300,7 +299,7 @@ impl Ord for Address<'_> {
             .cmp(&other.protocol())
             .then_with(|| cmp_utf16(self.system, other.system))
             .then_with(|| self.cmp_host_port(other))
-            .then_with(|| self.host().is_some().cmp(&other.host().is_some()))
+            .then_with(|| self.host.is_some().cmp(&other.host.is_some()))
             .then_with(|| self.port.is_some().cmp(&other.port.is_some()))
     }
 }

@@ -54,9 +54,9 @@ fn units(text: &str) -> u32 {
 /// A string of an actor tape: `[kind, start, end)` in UTF-16 units of the
 /// input or of the text area, as `src/actor.js` reads it.
 fn tape_string(input: &str, text: &str, word: &[u32]) -> Option<String> {
-    let units = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
+    let code_units = |s: &str| s.encode_utf16().collect::<Vec<u16>>();
     let slice =
-        |s: &str| String::from_utf16(&units(s)[word[1] as usize..word[2] as usize]).unwrap();
+        |s: &str| String::from_utf16(&code_units(s)[word[1] as usize..word[2] as usize]).unwrap();
     match word[0] {
         0 => Some(slice(input)),
         1 => Some(slice(input).to_ascii_lowercase()),
