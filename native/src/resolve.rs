@@ -326,7 +326,13 @@ fn classify(host: &str) -> io::Result<Host<'_>> {
 /// `host` as an IP literal, plain or (IPv6) in brackets; `None` if it is not
 /// one. Brackets around anything else are an error.
 fn literal(host: &str) -> io::Result<Option<IpAddr>> {
-    if let Ok(ip) = host.parse::<IpAddr>() {
+    // An address starts with a hex digit or `:`, so most names are told
+    // apart at their first byte, without a parse that fails.
+    let may_be_ip = host
+        .as_bytes()
+        .first()
+        .is_some_and(|&b| b.is_ascii_hexdigit() || b == b':');
+    if may_be_ip && let Ok(ip) = host.parse::<IpAddr>() {
         return Ok(Some(ip));
     }
     match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
@@ -603,6 +609,38 @@ mod tests {
     fn bracketed_ipv4_is_refused() {
         let err = classify("[127.0.0.1]").err().unwrap();
         assert_eq!(err.kind(), io::ErrorKind::InvalidInput);
+    }
+
+    #[test]
+    fn literals_are_what_std_parses_as_addresses() {
+        let hosts = [
+            "127.0.0.1",
+            "::1",
+            "::",
+            "fe80::1",
+            "FE80::1",
+            "2001:db8::1",
+            "::ffff:192.0.2.1",
+            "localhost",
+            "example.com",
+            "deadbeef",
+            "db.local",
+            ":",
+            "1",
+            "",
+            "g::1",
+            " ::1",
+        ];
+        for host in hosts {
+            assert_eq!(literal(host).unwrap(), host.parse().ok(), "{host:?}");
+        }
+        // Every ASCII first byte, before the rest of an address.
+        for first in 0..=0x7f_u8 {
+            for rest in ["27.0.0.1", ":1", "e80::1", "::1"] {
+                let host = format!("{}{rest}", char::from(first));
+                assert_eq!(literal(&host).unwrap(), host.parse().ok(), "{host:?}");
+            }
+        }
     }
 
     #[test]
