@@ -11,21 +11,20 @@
 //!
 //! The async calls are the primary API, as in the .NET seed: a name is
 //! resolved on a small pool of blocking threads (2 to 4, started on first
-//! use), so polling never blocks. The sync calls drive the same futures
-//! with `pollster::block_on`, so there is one implementation; their futures
-//! run the lookup job on the calling thread, which is blocked waiting anyway,
-//! rather than hand it to a pool thread and back.
-//! [`lookup_host_into`] is the exception: it writes into a buffer that the
-//! caller owns, so it asks the resolver directly, on the calling thread.
+//! use), so polling never blocks. The sync calls do what a future's job
+//! does, with the same check of the host and the same answer, on the calling
+//! thread, which is blocked waiting anyway: no job, no hop to a pool thread
+//! and back, no waker. [`lookup_host_into`] asks the resolver on the calling
+//! thread too, and writes into a buffer that the caller owns.
 //!
 //! | call | heap allocations of this crate |
 //! |---|---|
 //! | [`lookup_host_into`] | none, for a literal or a name |
 //! | [`lookup_host`], [`lookup_host_async`], literal | one: the answer |
-//! | [`lookup_host_async`], name | the answer (exactly sized); on a thread's first lookup also the job sent to the pool, which carries the name |
-//! | [`lookup_host`], name | the answer; the job, run on the calling thread, as above |
+//! | [`lookup_host`], name | one: the answer (exactly sized) |
+//! | [`lookup_host_async`], name | the answer; on a thread's first lookup also the job sent to the pool, which carries the name |
 //!
-//! Once its answer is taken, a lookup's job is kept by the thread that took
+//! Once its answer is taken, a future's job is kept by the thread that took
 //! it, and reused for that thread's next lookup of the same kind.
 //!
 //! The OS resolver allocates memory of its own for a name (glibc's
@@ -135,9 +134,8 @@ pub fn lookup_host_into(host: &str, out: &mut [IpAddr]) -> io::Result<usize> {
 /// .NET's `Dns.GetHostAddresses`.
 ///
 /// The answer is one allocation of exactly its length. A literal answers
-/// itself, in a one-element slice, without asking the resolver. This is
-/// [`lookup_host_async`] driven to completion on the calling thread, so a
-/// name is resolved on the pool while this thread waits.
+/// itself, in a one-element slice, without asking the resolver. The answer
+/// is [`lookup_host_async`]'s, found on the calling thread.
 ///
 /// # Errors
 ///
@@ -152,7 +150,7 @@ pub fn lookup_host_into(host: &str, out: &mut [IpAddr]) -> io::Result<usize> {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn lookup_host(host: &str) -> io::Result<Box<[IpAddr]>> {
-    wait(LookupHost(Op::new(host, Runner::ThisThread)))
+    resolve_here(host)
 }
 
 /// Resolves `host` to its canonical name and addresses: .NET's
@@ -185,7 +183,7 @@ pub fn lookup_host(host: &str) -> io::Result<Box<[IpAddr]>> {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn lookup_host_entry(host: &str) -> io::Result<HostEntry> {
-    wait(LookupHostEntry(Op::new(host, Runner::ThisThread)))
+    resolve_here(host)
 }
 
 /// Resolves `host` as a future: .NET's `Dns.GetHostAddressesAsync`.
@@ -209,7 +207,7 @@ pub fn lookup_host_entry(host: &str) -> io::Result<HostEntry> {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn lookup_host_async(host: &str) -> LookupHost {
-    LookupHost(Op::new(host, Runner::Pool))
+    LookupHost(Op::new(host))
 }
 
 /// Resolves `host` to its canonical name and addresses, as a future: .NET's
@@ -225,7 +223,7 @@ pub fn lookup_host_async(host: &str) -> LookupHost {
 /// # Ok::<(), std::io::Error>(())
 /// ```
 pub fn lookup_host_entry_async(host: &str) -> LookupHostEntry {
-    LookupHostEntry(Op::new(host, Runner::Pool))
+    LookupHostEntry(Op::new(host))
 }
 
 /// A host's canonical name and addresses, from [`lookup_host_entry`].
@@ -282,19 +280,11 @@ impl fmt::Debug for LookupHostEntry {
     }
 }
 
-/// Runs a future to completion on this thread.
-///
-/// `pollster::block_on` builds an `Arc` for its waker on every call. One
-/// poll with the no-op waker first lets a future that is already done (a
-/// literal, an invalid host) return without it, so `lookup_host` of a
-/// literal allocates only its answer. A name's future just starts its job on
-/// that poll; `block_on` then polls again with a real waker, and either
-/// finds the answer already there or leaves its waker for the job to call.
-fn wait<F: Future + Unpin>(mut future: F) -> F::Output {
-    let mut cx = Context::from_waker(Waker::noop());
-    match Pin::new(&mut future).poll(&mut cx) {
-        Poll::Ready(out) => out,
-        Poll::Pending => pollster::block_on(future),
+/// Resolves `host` on this thread: the answer a lookup future's job finds.
+fn resolve_here<T: Answer>(host: &str) -> io::Result<T> {
+    match classify(host)? {
+        Host::Literal(ip) => Ok(T::literal(ip)),
+        Host::Name(name) => T::resolve(name),
     }
 }
 
@@ -463,16 +453,6 @@ impl NameBuf {
     }
 }
 
-/// Where a lookup future runs its blocking job.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-enum Runner {
-    /// On the blocking pool, so that the polling thread never blocks.
-    Pool,
-    /// On the thread that polls: for the sync calls, whose caller waits
-    /// anyway, so the job skips the hop to the pool and back.
-    ThisThread,
-}
-
 /// A lookup future's state.
 enum Op<T> {
     /// Refused by [`classify`]; reported on the first poll.
@@ -481,7 +461,7 @@ enum Op<T> {
     Literal(IpAddr),
     /// Not yet run. The job is built with the future, so that the future
     /// stays small and the name lives in one place.
-    Name(Arc<Lookup<T>>, Runner),
+    Name(Arc<Lookup<T>>),
     /// On the pool; the job holds the answer when done.
     Waiting(Arc<Lookup<T>>),
     /// The answer was returned.
@@ -489,11 +469,11 @@ enum Op<T> {
 }
 
 impl<T: Answer> Op<T> {
-    fn new(host: &str, runner: Runner) -> Op<T> {
+    fn new(host: &str) -> Op<T> {
         match classify(host) {
             Err(err) => Op::Invalid(err),
             Ok(Host::Literal(ip)) => Op::Literal(ip),
-            Ok(Host::Name(name)) => Op::Name(Lookup::new(name), runner),
+            Ok(Host::Name(name)) => Op::Name(Lookup::new(name)),
         }
     }
 
@@ -511,14 +491,10 @@ impl<T: Answer> Op<T> {
         let job = match mem::replace(self, Op::Done) {
             Op::Invalid(err) => return Poll::Ready(Err(err)),
             Op::Literal(ip) => return Poll::Ready(Ok(T::literal(ip))),
-            Op::Name(job, Runner::Pool) => {
+            Op::Name(job) => {
                 // The waker is stored below, under the lock: a job that is
                 // already done by then has left its answer instead.
                 blocking::submit(Arc::clone(&job) as Arc<dyn Job>);
-                job
-            }
-            Op::Name(job, Runner::ThisThread) => {
-                Arc::clone(&job).run();
                 job
             }
             Op::Waiting(job) => job,
