@@ -45,8 +45,7 @@ fn literals_touch_the_heap_only_for_a_boxed_answer() {
         );
     }
 
-    // `lookup_host` of a literal: the one-element answer and nothing else
-    // (not even the waker `pollster::block_on` would build).
+    // `lookup_host` of a literal: the one-element answer and nothing else.
     for host in LITERALS {
         let region = Region::new(GLOBAL);
         let addrs = lookup_host(host).unwrap();
@@ -86,7 +85,7 @@ fn literals_touch_the_heap_only_for_a_boxed_answer() {
     );
 
     // `lookup_host` of a name: the answer, one allocation of exactly its
-    // length, and nothing else (it runs no job and builds no waker).
+    // length, and nothing else.
     let region = Region::new(GLOBAL);
     let addrs = lookup_host("localhost").unwrap();
     let change = region.change();
