@@ -245,50 +245,63 @@ impl<'a, 'o> Decoder<'a, 'o> {
     /// pointer's target), and the labels may add up to 254 bytes with their
     /// length bytes. A pointer to labels this decoder has read before takes
     /// their text as written (see [`Written`]).
+    ///
+    /// The labels are read a run at a time: the labels that lie one after
+    /// another up to the root or a pointer are checked, then their text is
+    /// written at once (see [`text::labels`]).
     pub fn name(&mut self, at: usize, mail: bool) -> Read<usize> {
         let buf = self.buf;
         let from = self.out.text.len();
-        let (mut pos, mut segment, mut taken, mut total) = (at, at, 0, 0u32);
-        let mut jumped = false;
+        let (mut pos, mut segment, mut total) = (at, at, 0u32);
+        // Where the name ends where it lies: past its first pointer, if any.
+        let mut end = None;
         let mut ascii = true;
         // The first labels read: where each lies, where its text starts,
         // and the total before it, to remember once the name is whole.
         let mut labels = [(0u16, 0u32, 0u16); 4];
         let mut read = 0;
         loop {
-            let len = usize::from(*buf.get(pos).ok_or(Fault::NameOverflow)?);
-            pos += 1;
-            taken += usize::from(!jumped);
+            let run = pos;
+            let text_at = self.out.text.len() + usize::from(self.out.text.len() > from);
+            let len = loop {
+                let len = usize::from(*buf.get(pos).ok_or(Fault::NameOverflow)?);
+                if len == 0 || len & 0xc0 != 0 {
+                    break len;
+                }
+                if pos + 1 + len > buf.len() {
+                    return Err(Fault::NameOverflow);
+                }
+                // Only the first 16 KiB can be a pointer's target.
+                if let (Some(slot), Ok(label_at @ ..0x4000)) =
+                    (labels.get_mut(read), u16::try_from(pos))
+                {
+                    *slot = (label_at, (text_at + pos - run) as u32, total as u16);
+                    read += 1;
+                }
+                total += len as u32 + 1;
+                if total > 254 {
+                    return Err(Fault::NameTooLong);
+                }
+                pos += 1 + len;
+            };
+            if pos > run {
+                if self.out.text.len() > from {
+                    self.out.text.push(b'.');
+                }
+                ascii &= text::labels(&mut self.out.text, &buf[run..pos], mail);
+            }
             match len & 0xc0 {
-                _ if len == 0 => break,
                 0x00 => {
-                    let label = buf.get(pos..pos + len).ok_or(Fault::NameOverflow)?;
-                    if self.out.text.len() > from {
-                        self.out.text.push(b'.');
-                    }
-                    // Only the first 16 KiB can be a pointer's target.
-                    if let (Some(slot), Ok(label_at @ ..0x4000)) =
-                        (labels.get_mut(read), u16::try_from(pos - 1))
-                    {
-                        *slot = (label_at, self.out.text.len() as u32, total as u16);
-                        read += 1;
-                    }
-                    total += len as u32 + 1;
-                    if total > 254 {
-                        return Err(Fault::NameTooLong);
-                    }
-                    ascii &= text::label(&mut self.out.text, label, mail);
-                    pos += len;
-                    taken += if jumped { 0 } else { len };
+                    pos += 1;
+                    break;
                 }
                 0xc0 => {
-                    let low = usize::from(*buf.get(pos).ok_or(Fault::NameOverflow)?);
+                    let low = usize::from(*buf.get(pos + 1).ok_or(Fault::NameOverflow)?);
                     let target = (len & 0x3f) << 8 | low;
                     if target >= segment {
                         return Err(Fault::NamePointer);
                     }
-                    taken += usize::from(!jumped);
-                    jumped = true;
+                    let here = *end.get_or_insert(pos + 2);
                     (pos, segment) = (target, target);
                     // The labels from there on were read before, without
                     // a fault: only the total can fail now.
@@ -300,7 +313,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
                         if self.out.text.len() == from {
                             self.out.push(suffix.unit);
                             self.out.push(suffix.unit + suffix.len);
-                            return Ok(taken);
+                            return Ok(here - at);
                         }
                         self.out.text.push(b'.');
                         let start = suffix.byte as usize;
@@ -312,6 +325,7 @@ impl<'a, 'o> Decoder<'a, 'o> {
                 _ => return Err(Fault::NameLabel),
             }
         }
+        let taken = end.unwrap_or(pos) - at;
         if self.out.text.len() == from {
             self.out.text.push(b'.');
         }

@@ -1,6 +1,37 @@
 //! The strings of dns-packet's objects, written as UTF-8 the way dns-packet
 //! writes them: names, IP addresses, character strings and hex fingerprints.
 
+/// Appends labels that lie one after another, each after its length byte,
+/// as dns-packet's `name.decode` joins them: with a `.` between labels, each
+/// written by [`label`]. Returns whether what it appended is ASCII.
+pub fn labels(out: &mut Vec<u8>, run: &[u8], mail: bool) -> bool {
+    let Some((_, text)) = run.split_first() else {
+        return true;
+    };
+    if !mail && text.is_ascii() {
+        // The run as it lies, each length byte after the first becoming a dot.
+        let start = out.len();
+        out.extend_from_slice(text);
+        let mut at = usize::from(run[0]) + 1;
+        while let Some(&len) = run.get(at) {
+            out[start + at - 1] = b'.';
+            at += usize::from(len) + 1;
+        }
+        return true;
+    }
+    let mut ascii = true;
+    let mut rest = run;
+    while let Some((&len, after)) = rest.split_first() {
+        let (one, next) = after.split_at(usize::from(len).min(after.len()));
+        if rest.len() < run.len() {
+            out.push(b'.');
+        }
+        ascii &= label(out, one, mail);
+        rest = next;
+    }
+    ascii
+}
+
 /// Appends a label as dns-packet's `name.decode` writes it: decoded as
 /// UTF-8 with replacement characters, and in `mail` form (an SOA `rname`,
 /// an RP `mbox`) with each `.` inside it as `\.`. Returns whether the label
@@ -146,6 +177,22 @@ mod tests {
         out.clear();
         label(&mut out, b"john.doe", false);
         assert_eq!(out, b"john.doe");
+    }
+
+    #[test]
+    fn a_run_of_labels_is_joined_by_dots() {
+        let mut out = b"x.".to_vec();
+        assert!(labels(&mut out, b"\x03www\x07example\x03com", false));
+        assert_eq!(out, b"x.www.example.com");
+        out.clear();
+        assert!(labels(&mut out, b"\x08john.doe\x07example", true));
+        assert_eq!(out, b"john\\.doe.example");
+        out.clear();
+        assert!(!labels(&mut out, "\x05j\u{f6}hn\x01a".as_bytes(), false));
+        assert_eq!(core::str::from_utf8(&out), Ok("j\u{f6}hn.a"));
+        out.clear();
+        assert!(labels(&mut out, b"", false));
+        assert!(out.is_empty());
     }
 
     #[test]
