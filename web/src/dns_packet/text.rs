@@ -5,14 +5,14 @@
 /// as dns-packet's `name.decode` joins them: with a `.` between labels, each
 /// written by [`label`]. Returns whether what it appended is ASCII.
 pub fn labels(out: &mut Vec<u8>, run: &[u8], mail: bool) -> bool {
-    let Some((_, text)) = run.split_first() else {
+    let Some((&first, text)) = run.split_first() else {
         return true;
     };
     if !mail && text.is_ascii() {
         // The run as it lies, each length byte after the first becoming a dot.
         let start = out.len();
         out.extend_from_slice(text);
-        let mut at = usize::from(run[0]) + 1;
+        let mut at = usize::from(first) + 1;
         while let Some(&len) = run.get(at) {
             out[start + at - 1] = b'.';
             at += usize::from(len) + 1;
